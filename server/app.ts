@@ -1,0 +1,61 @@
+import { Elysia } from "elysia";
+import { AppError } from "../shared/errors.ts";
+import type { KeyStore } from "./auth/api-keys.ts";
+import type { Logger } from "./log.ts";
+import { searchRoutes } from "./routes/search.ts";
+import type { SearchDeps } from "./search/search.ts";
+
+export interface AppDeps extends SearchDeps {
+  keys: KeyStore;
+  log: Logger;
+}
+
+/**
+ * The HTTP application. Every response carries `x-request-id`; every error, thrown anywhere,
+ * becomes the spec's body here and only here.
+ */
+export function createApp(deps: AppDeps) {
+  return new Elysia()
+    .onRequest(({ set }) => {
+      set.headers["x-request-id"] = crypto.randomUUID();
+    })
+    .onError({ as: "global" }, ({ code, error, set, request }) => {
+      const requestId = String(set.headers["x-request-id"] ?? crypto.randomUUID());
+      const appError = toAppError(code, error);
+      if (appError.code === "INTERNAL_ERROR") {
+        deps.log.error("unexpected error", { request_id: requestId, route: new URL(request.url).pathname, error });
+      }
+      return errorResponse(appError, requestId);
+    })
+    .use(searchRoutes(deps));
+}
+
+export type App = ReturnType<typeof createApp>;
+
+/** The spec's error body (§2.4): `{request_id, error, error_code}`; 429 is `{error, retry_after}` + Retry-After. */
+export function errorResponse(error: AppError, requestId: string): Response {
+  const headers: Record<string, string> = { "content-type": "application/json", "x-request-id": requestId };
+  if (error.code === "RATE_LIMITED") {
+    const retryAfter = error.retryAfter ?? 1;
+    headers["retry-after"] = String(retryAfter);
+    return new Response(JSON.stringify({ error: error.message, retry_after: retryAfter }), { status: 429, headers });
+  }
+  const body = { request_id: requestId, error: error.message, error_code: error.code };
+  return new Response(JSON.stringify(body), { status: error.status, headers });
+}
+
+// --- internal ---
+
+function toAppError(code: string | number, error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  switch (code) {
+    case "NOT_FOUND":
+      return new AppError("NOT_FOUND", "Not found");
+    case "PARSE":
+      return new AppError("INVALID_JSON", "Malformed JSON body");
+    case "VALIDATION":
+      return new AppError("INVALID_PARAMETER", "Invalid request");
+    default:
+      return new AppError("INTERNAL_ERROR", "Internal server error", { cause: error });
+  }
+}

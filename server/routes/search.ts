@@ -1,0 +1,65 @@
+import { Elysia } from "elysia";
+import { AppError, invalidParameter } from "../../shared/errors.ts";
+import { parseSearchRequest, type SearchResponse } from "../../shared/search.ts";
+import type { KeyStore } from "../auth/api-keys.ts";
+import { requireApiKey } from "../auth/guard.ts";
+import { searchJobs, type SearchDeps } from "../search/search.ts";
+
+/** GET and POST /v1/search (spec §4.1, §4.2): API key first, then parameters, then the search. */
+export function searchRoutes(deps: SearchDeps & { keys: KeyStore }) {
+  const respond = async (raw: Record<string, unknown>, fromQueryString: boolean, requestId: string) => {
+    const started = performance.now();
+    const request = parseSearchRequest(raw, { queryField: "q", fromQueryString });
+    const results = await searchJobs(deps, request);
+    const body: SearchResponse = {
+      request_id: requestId,
+      total: results.length,
+      search_time_ms: Math.round(performance.now() - started),
+      results,
+    };
+    return body;
+  };
+
+  return new Elysia({ name: "search-routes" })
+    .get("/v1/search", ({ request, set }) => {
+      requireApiKey(deps.keys, request.headers.get("x-api-key"));
+      return respond(queryParameters(new URL(request.url)), true, String(set.headers["x-request-id"]));
+    })
+    .post(
+      "/v1/search",
+      async ({ request, set }) => {
+        requireApiKey(deps.keys, request.headers.get("x-api-key"));
+        return respond(await jsonBody(request), false, String(set.headers["x-request-id"]));
+      },
+      { parse: "none" },
+    );
+}
+
+// --- internal ---
+
+/** Query parameters as strings; a parameter given twice is an error rather than a silent pick. */
+function queryParameters(url: URL): Record<string, unknown> {
+  const raw: Record<string, unknown> = {};
+  for (const key of new Set(url.searchParams.keys())) {
+    const values = url.searchParams.getAll(key);
+    if (values.length > 1) throw invalidParameter(`${key} must be given once`);
+    raw[key] = values[0];
+  }
+  return raw;
+}
+
+/** The body as a JSON object; an empty body counts as `{}` (and so as a missing q). */
+async function jsonBody(request: Request): Promise<Record<string, unknown>> {
+  const text = await request.text();
+  if (text.trim() === "") return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new AppError("INVALID_JSON", "Malformed JSON body");
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw invalidParameter("body must be a JSON object");
+  }
+  return parsed as Record<string, unknown>;
+}

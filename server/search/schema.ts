@@ -1,0 +1,62 @@
+import { Field, FixedSizeList, Float32, Float64, List, Schema, Utf8 } from "apache-arrow";
+
+export const TABLE_NAME = "jobs";
+export const MODEL_KEY = "jobsearch.embedding_model";
+export const DIMENSION_KEY = "jobsearch.embedding_dimension";
+
+/** A posting as the `jobs` table stores it: the result fields plus id, country, numeric time, hash and vector. */
+export interface StoredJob {
+  id: string;
+  job_title: string | null;
+  company_name: string | null;
+  city: string | null;
+  country: string | null;
+  publish_time: string;
+  /** Epoch seconds (UTC) of publish_time, for range filters. */
+  publish_ts: number;
+  base_salary: string | null;
+  job_url: string;
+  job_tags: string[];
+  data_source: string;
+  seniority_level: string | null;
+  employment_type: string | null;
+  job_description: string;
+  /** Hash of every field above, so a re-run load can tell unchanged postings from updated ones. */
+  content_hash: string;
+  vector: Float32Array;
+}
+
+/** Columns a summary page needs (no description, no vector). */
+export const SUMMARY_COLUMNS = [
+  "id", "job_title", "company_name", "city", "country", "publish_time", "publish_ts", "base_salary",
+  "job_url", "job_tags", "data_source", "seniority_level", "employment_type",
+] as const;
+export const FULL_COLUMNS = [...SUMMARY_COLUMNS, "job_description"] as const;
+
+/** The table's Arrow schema; the embedding model travels with it as schema metadata. */
+export function jobsSchema(modelId: string, dimension: number): Schema {
+  const text = (name: string, nullable = true) => new Field(name, new Utf8(), nullable);
+  const fields = [
+    text("id", false),
+    text("job_title"),
+    text("company_name"),
+    text("city"),
+    text("country"),
+    text("publish_time", false),
+    new Field("publish_ts", new Float64(), false),
+    text("base_salary"),
+    text("job_url", false),
+    new Field("job_tags", new List(new Field("item", new Utf8(), true)), true),
+    text("data_source", false),
+    text("seniority_level"),
+    text("employment_type"),
+    text("job_description", false),
+    text("content_hash", false),
+    new Field("vector", new FixedSizeList(dimension, new Field("item", new Float32(), true)), false),
+  ];
+  const metadata = new Map([
+    [MODEL_KEY, modelId],
+    [DIMENSION_KEY, String(dimension)],
+  ]);
+  return new Schema(fields, metadata);
+}

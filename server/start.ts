@@ -1,0 +1,65 @@
+import { openKeyStore, type KeyStore } from "./auth/api-keys.ts";
+import { createApp } from "./app.ts";
+import type { Config } from "./config.ts";
+import { seedDemoData } from "./demo/seed.ts";
+import type { Logger } from "./log.ts";
+import { loadEmbedder, type Embedder } from "./search/embedder.ts";
+import { openStore, type JobStore } from "./search/store.ts";
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  store: JobStore;
+  keys: KeyStore;
+  embedder: Embedder;
+  stop(): Promise<void>;
+}
+
+/**
+ * Loads the embedder, opens the table and the key store, seeds the demo data into an empty
+ * table (unless DEMO_DATA=false), creates a first API key when there is none, and listens.
+ */
+export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
+  const started = performance.now();
+  const embedder = await loadEmbedder(config.embedding, (message) => log.info(message));
+  const store = await openStore({
+    dataDir: config.dataDir,
+    modelId: embedder.modelId,
+    dimension: embedder.dimension,
+    readConsistencyMs: config.readConsistencyMs,
+  });
+  const keys = openKeyStore(config.dataDir);
+  if (config.demoData) await seedDemoData({ store, embedder }, log);
+
+  const app = createApp({ store, embedder, keys, log });
+  const server = app.listen({ port: config.port, hostname: config.host });
+  const port = server.server!.port!;
+  const url = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`;
+  if (keys.activeCount() === 0) announceFirstKey(keys, url);
+  log.info("ready", { url, postings: await store.count(), model: embedder.modelId, ms: Math.round(performance.now() - started) });
+
+  return {
+    url, port, store, keys, embedder,
+    async stop() {
+      await app.stop();
+      store.close();
+      keys.close();
+    },
+  };
+}
+
+// --- internal ---
+
+/** The first run's key goes to stdout once, with a request that works as pasted. */
+function announceFirstKey(keys: KeyStore, url: string): void {
+  const created = keys.create("default");
+  const body = JSON.stringify({ q: "backend engineer", top_k: 5 });
+  console.log(
+    [
+      `No API key existed, so one was created (shown only now; manage keys with "bun run cli keys"):`,
+      `  ${created.key}`,
+      `Try it:`,
+      `  curl -s -X POST ${url}/v1/search -H 'content-type: application/json' -H 'x-api-key: ${created.key}' -d '${body}'`,
+    ].join("\n"),
+  );
+}

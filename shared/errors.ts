@@ -1,0 +1,41 @@
+/** Machine-readable error codes and the HTTP status each one maps to (spec §2.4, §7.1). */
+export const ERROR_STATUS = {
+  MISSING_QUERY: 400,
+  INVALID_PARAMETER: 400,
+  INVALID_JSON: 400,
+  AUTH_INVALID_KEY: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/**
+ * The one error type of the project. Code throws it; each edge (HTTP, MCP, CLI) maps it once
+ * to its own wire shape. `retryAfter` is set only for RATE_LIMITED.
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly retryAfter?: number;
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown; retryAfter?: number }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "AppError";
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    if (options?.retryAfter !== undefined) this.retryAfter = options.retryAfter;
+  }
+}
+
+/** Shorthand for the 400 a bad parameter gets; the message names the parameter. */
+export function invalidParameter(message: string): AppError {
+  return new AppError("INVALID_PARAMETER", message);
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && Object.hasOwn(ERROR_STATUS, value);
+}

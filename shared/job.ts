@@ -1,0 +1,53 @@
+import { z } from "zod";
+import { parseDateTime } from "./time.ts";
+
+export const SALARY_PATTERN = /^\d+(?:\.\d+)?-\d+(?:\.\d+)? [A-Z]{3}\/(?:YEAR|MONTH|WEEK|DAY|HOUR)$/;
+export const COUNTRY_PATTERN = /^[A-Z]{2}$/;
+
+const optionalText = z.string({ error: "must be a string or null" }).nullish();
+
+/** A required string field whose messages read well after the field name. */
+function requiredText() {
+  return z.string({ error: (issue) => (issue.input == null ? "is required" : "must be a string") });
+}
+
+/**
+ * One posting as it is ingested (the fields of the shared data set). `id` may be missing:
+ * ingest then derives a stable one from `job_url`.
+ */
+export const JobRecordSchema = z.object({
+  id: z.string().trim().min(1).max(256).nullish(),
+  job_title: optionalText,
+  company_name: optionalText,
+  city: optionalText,
+  country: z.string().regex(COUNTRY_PATTERN, "must be two uppercase letters (ISO 3166-1 alpha-2)").nullish(),
+  publish_time: requiredText()
+    .refine((value) => parseDateTime(value) !== undefined, "must be YYYY-MM-DD HH:MM:SS"),
+  base_salary: z.string().regex(SALARY_PATTERN, "must look like 120000.00-150000.00 USD/YEAR").nullish(),
+  job_url: requiredText().trim().min(1, "is required").max(2048),
+  job_tags: z.array(z.string()).nullish(),
+  data_source: requiredText()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "must be a short name such as indeed or linkedin"),
+  seniority_level: optionalText,
+  employment_type: optionalText,
+  job_description: requiredText().min(1, "is required"),
+});
+
+export type JobRecord = z.input<typeof JobRecordSchema>;
+export type ValidJobRecord = z.output<typeof JobRecordSchema> & { id: string };
+
+/** A search result (spec §2.1). Optional fields are absent when unknown. */
+export interface JobResult {
+  score: number;
+  job_title?: string;
+  city?: string;
+  company_name?: string;
+  publish_time: string;
+  base_salary?: string;
+  job_url: string;
+  job_tags: string[];
+  data_source: string;
+  seniority_level?: string;
+  employment_type?: string;
+  job_description?: string;
+}

@@ -1,0 +1,131 @@
+import { AppError, invalidParameter } from "./errors.ts";
+import { COUNTRY_PATTERN, type JobResult } from "./job.ts";
+import { parseDateTime } from "./time.ts";
+
+export const TOP_K_DEFAULT = 20;
+export const TOP_K_MAX = 100;
+export const QUERY_MAX_LENGTH = 1000;
+export const FILTER_MAX_LENGTH = 256;
+/** Deepest result a page may reach (offset + top_k), as search engines cap their result window. */
+export const OFFSET_MAX = 10_000;
+
+export type Detail = "summary" | "full";
+
+/** Filters as a typed object; `search/filter.ts` is the only place that turns them into a predicate. */
+export interface SearchFilters {
+  city?: string;
+  country?: string;
+  /** Epoch seconds; only postings published strictly after it. */
+  since?: number;
+  /** Epoch seconds; only postings published strictly before it. */
+  until?: number;
+  source?: string;
+}
+
+export interface SearchRequest {
+  query: string;
+  filters: SearchFilters;
+  topK: number;
+  offset: number;
+  detail: Detail;
+}
+
+/** REST search response (spec §2.2). */
+export interface SearchResponse {
+  request_id: string;
+  total: number;
+  search_time_ms: number;
+  results: JobResult[];
+}
+
+/**
+ * Turns raw parameters from any interface (a JSON body, a query string, MCP arguments) into a
+ * SearchRequest. `queryField` names the query parameter in messages (`q` for REST, `query` for MCP);
+ * `fromQueryString` accepts integers written as strings. Throws AppError MISSING_QUERY or
+ * INVALID_PARAMETER naming the parameter; top_k is clamped to 1..100, never rejected for its size.
+ */
+export function parseSearchRequest(
+  raw: Record<string, unknown>,
+  options: { queryField: "q" | "query"; fromQueryString: boolean },
+): SearchRequest {
+  const { queryField, fromQueryString } = options;
+  const query = raw[queryField];
+  if (query === undefined || query === null || (typeof query === "string" && query.trim() === "")) {
+    throw new AppError("MISSING_QUERY", `${queryField} is required`);
+  }
+  if (typeof query !== "string") throw invalidParameter(`${queryField} must be a string`);
+  if (!query.isWellFormed()) throw invalidParameter(`${queryField} must be valid Unicode text`);
+  if (query.length > QUERY_MAX_LENGTH) {
+    throw invalidParameter(`${queryField} must be at most ${QUERY_MAX_LENGTH} characters`);
+  }
+
+  const filters: SearchFilters = {};
+  const city = readText(raw, "city");
+  if (city !== undefined) filters.city = city;
+  const country = readText(raw, "country");
+  if (country !== undefined) {
+    if (!COUNTRY_PATTERN.test(country)) {
+      throw invalidParameter("country must be two uppercase letters (ISO 3166-1 alpha-2), e.g. US");
+    }
+    filters.country = country;
+  }
+  const since = readTime(raw, "since");
+  if (since !== undefined) filters.since = since;
+  const until = readTime(raw, "until");
+  if (until !== undefined) filters.until = until;
+  const source = readText(raw, "source");
+  if (source !== undefined) filters.source = source;
+
+  const topK = readInteger(raw, "top_k", fromQueryString) ?? TOP_K_DEFAULT;
+  const offset = readInteger(raw, "offset", fromQueryString) ?? 0;
+  if (offset < 0) throw invalidParameter("offset must be an integer >= 0");
+  if (offset > OFFSET_MAX) throw invalidParameter(`offset must be at most ${OFFSET_MAX}`);
+
+  const detail = readText(raw, "detail") ?? "summary";
+  if (detail !== "summary" && detail !== "full") {
+    throw invalidParameter("detail must be one of: summary, full");
+  }
+
+  return {
+    query: query.trim(),
+    filters,
+    topK: Math.min(TOP_K_MAX, Math.max(1, topK)),
+    offset,
+    detail,
+  };
+}
+
+// --- internal ---
+
+/** Optional string parameter; empty means absent (as HTML forms send it). */
+function readText(raw: Record<string, unknown>, name: string): string | undefined {
+  const value = raw[name];
+  if (value === undefined || value === null || value === "") return undefined;
+  if (typeof value !== "string") throw invalidParameter(`${name} must be a string`);
+  if (!value.isWellFormed()) throw invalidParameter(`${name} must be valid Unicode text`);
+  if (value.length > FILTER_MAX_LENGTH) {
+    throw invalidParameter(`${name} must be at most ${FILTER_MAX_LENGTH} characters`);
+  }
+  return value;
+}
+
+function readTime(raw: Record<string, unknown>, name: string): number | undefined {
+  const value = readText(raw, name);
+  if (value === undefined) return undefined;
+  const seconds = parseDateTime(value);
+  if (seconds === undefined) {
+    throw invalidParameter(`${name} must be a valid date, YYYY-MM-DD or YYYY-MM-DD HH:MM:SS`);
+  }
+  return seconds;
+}
+
+function readInteger(raw: Record<string, unknown>, name: string, fromQueryString: boolean): number | undefined {
+  const value = raw[name];
+  if (value === undefined || value === null || value === "") return undefined;
+  const parsed =
+    typeof value === "number" ? value
+    : fromQueryString && typeof value === "string" && /^[+-]?\d+$/.test(value.trim()) ? Number(value)
+    : Number.NaN;
+  if (!Number.isInteger(parsed)) throw invalidParameter(`${name} must be an integer`);
+  return parsed;
+}

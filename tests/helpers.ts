@@ -1,0 +1,65 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { loadConfig, type Config } from "../server/config.ts";
+import { ingestRecords } from "../server/ingest/ingest.ts";
+import { createLogger } from "../server/log.ts";
+import { startServer, type RunningServer } from "../server/start.ts";
+
+export const ROOT = resolve(import.meta.dir, "..");
+/** The offline model is built once per machine into this folder and shared by every test. */
+export const MODELS_DIR = join(ROOT, "tests/.cache/models");
+export const SHARED_DATA = resolve(ROOT, "../shared/data/jobs.jsonl.gz");
+
+export function tempDir(prefix = "jobsearch-test-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Config for a test: a temp DATA_DIR, port 0, loopback, the shared model cache, no demo data. */
+export function testConfig(dataDir: string, env: Record<string, string> = {}): Config {
+  return loadConfig({ DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", MODELS_DIR, DEMO_DATA: "false", LOG_LEVEL: "error", READ_CONSISTENCY_MS: "0", ...env });
+}
+
+export interface TestServer {
+  url: string;
+  apiKey: string;
+  dataDir: string;
+  server: RunningServer;
+  stop(): Promise<void>;
+}
+
+/** A real server on a free port over a real LanceDB in a temp dir, loaded with `records`. */
+export async function startTestServer(records: object[] = []): Promise<TestServer> {
+  const dataDir = tempDir();
+  const server = await startServer(testConfig(dataDir), createLogger("error"));
+  if (records.length > 0) {
+    await ingestRecords(server, records.map((value, i) => ({ ref: `record ${i + 1}`, value })));
+  }
+  const apiKey = server.keys.create("test").key;
+  return {
+    url: server.url,
+    apiKey,
+    dataDir,
+    server,
+    async stop() {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs the CLI as a user would, with DATA_DIR and the model cache set. */
+export async function runCli(args: string[], env: Record<string, string> = {}) {
+  const proc = Bun.spawn(["bun", join(ROOT, "cli/main.ts"), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, MODELS_DIR, NO_COLOR: "1", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  return { stdout, stderr, code };
+}

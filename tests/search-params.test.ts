@@ -1,0 +1,78 @@
+import { describe, expect, test } from "bun:test";
+import { AppError } from "../shared/errors.ts";
+import { parseSearchRequest } from "../shared/search.ts";
+import { parseDateTime } from "../shared/time.ts";
+
+const rest = { queryField: "q", fromQueryString: false } as const;
+const query = { queryField: "q", fromQueryString: true } as const;
+const mcp = { queryField: "query", fromQueryString: false } as const;
+
+function failure(raw: Record<string, unknown>, options = rest): AppError {
+  try {
+    parseSearchRequest(raw, options);
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error("expected an AppError");
+}
+
+describe("parseSearchRequest", () => {
+  test("applies the defaults", () => {
+    expect(parseSearchRequest({ q: " nurse " }, rest)).toEqual({ query: "nurse", filters: {}, topK: 20, offset: 0, detail: "summary" });
+  });
+
+  test.each([
+    [500, 100], [100, 100], [1, 1], [0, 1], [-7, 1], [1e20, 100],
+  ])("clamps top_k %p to %p", (topK, expected) => {
+    expect(parseSearchRequest({ q: "x", top_k: topK }, rest).topK).toBe(expected);
+  });
+
+  test("reads integers from a query string but not from JSON", () => {
+    expect(parseSearchRequest({ q: "x", top_k: "5", offset: "10" }, query)).toMatchObject({ topK: 5, offset: 10 });
+    expect(failure({ q: "x", top_k: "5" }).message).toBe("top_k must be an integer");
+  });
+
+  test("names the query field of each interface", () => {
+    expect(failure({}).message).toBe("q is required");
+    expect(failure({ q: "x" }, mcp).message).toBe("query is required");
+    expect(failure({}, mcp).code).toBe("MISSING_QUERY");
+  });
+
+  test.each([
+    [{ q: "x", offset: -1 }, "offset must be an integer >= 0"],
+    [{ q: "x", offset: 10_001 }, "offset must be at most 10000"],
+    [{ q: "x", detail: "all" }, "detail must be one of: summary, full"],
+    [{ q: "x", country: "de" }, "country must be two uppercase letters (ISO 3166-1 alpha-2), e.g. US"],
+    [{ q: "x", since: "2024-02-30" }, "since must be a valid date, YYYY-MM-DD or YYYY-MM-DD HH:MM:SS"],
+    [{ q: "x", until: "2024-01-01 24:00:00" }, "until must be a valid date, YYYY-MM-DD or YYYY-MM-DD HH:MM:SS"],
+    [{ q: "x", city: ["a"] }, "city must be a string"],
+    [{ q: "x".repeat(1001) }, "q must be at most 1000 characters"],
+    [{ q: "x", city: "c".repeat(257) }, "city must be at most 256 characters"],
+    [{ q: "\udc00" }, "q must be valid Unicode text"],
+  ])("rejects %p", (raw, message) => {
+    const error = failure(raw);
+    expect(error.code).toBe("INVALID_PARAMETER");
+    expect(error.message).toBe(message);
+  });
+
+  test("completes a date-only time to midnight UTC", () => {
+    const request = parseSearchRequest({ q: "x", since: "2024-03-01", until: "2024-03-02 12:30:00" }, rest);
+    expect(request.filters).toEqual({ since: Date.UTC(2024, 2, 1) / 1000, until: Date.UTC(2024, 2, 2, 12, 30) / 1000 });
+  });
+
+  test("treats empty optional filters as absent", () => {
+    expect(parseSearchRequest({ q: "x", city: "", source: "" }, query).filters).toEqual({});
+  });
+});
+
+test.each([
+  ["2024-02-29", Date.UTC(2024, 1, 29) / 1000],
+  ["2023-02-29", undefined],
+  ["2024-1-01", undefined],
+  ["2024-01-01 23:59:59", Date.UTC(2024, 0, 1, 23, 59, 59) / 1000],
+  ["2024-01-01 23:60:00", undefined],
+  [" 2024-01-01", undefined],
+])("parseDateTime(%p) = %p", (text, expected) => {
+  expect(parseDateTime(text)).toBe(expected);
+});
