@@ -10,7 +10,7 @@ const root = join(import.meta.dir, "..");
 const report = join(root, "tests/artifacts/junit.xml");
 mkdirSync(join(root, "tests/artifacts"), { recursive: true });
 
-const proc = Bun.spawn(["bun", "test", "--reporter=junit", `--reporter-outfile=${report}`, ...process.argv.slice(2)], {
+const proc = Bun.spawn(["bun", "test", "--timeout=120000", "--reporter=junit", `--reporter-outfile=${report}`, ...process.argv.slice(2)], {
   cwd: root,
   stdio: ["inherit", "inherit", "inherit"],
 });

@@ -7,7 +7,7 @@ const rest = { queryField: "q", fromQueryString: false } as const;
 const query = { queryField: "q", fromQueryString: true } as const;
 const mcp = { queryField: "query", fromQueryString: false } as const;
 
-function failure(raw: Record<string, unknown>, options = rest): AppError {
+function failure(raw: Record<string, unknown>, options: Parameters<typeof parseSearchRequest>[1] = rest): AppError {
   try {
     parseSearchRequest(raw, options);
   } catch (error) {
@@ -40,17 +40,17 @@ describe("parseSearchRequest", () => {
   });
 
   test.each([
-    [{ q: "x", offset: -1 }, "offset must be an integer >= 0"],
-    [{ q: "x", offset: 10_001 }, "offset must be at most 10000"],
-    [{ q: "x", detail: "all" }, "detail must be one of: summary, full"],
-    [{ q: "x", country: "de" }, "country must be two uppercase letters (ISO 3166-1 alpha-2), e.g. US"],
-    [{ q: "x", since: "2024-02-30" }, "since must be a valid date, YYYY-MM-DD or YYYY-MM-DD HH:MM:SS"],
-    [{ q: "x", until: "2024-01-01 24:00:00" }, "until must be a valid date, YYYY-MM-DD or YYYY-MM-DD HH:MM:SS"],
-    [{ q: "x", city: ["a"] }, "city must be a string"],
-    [{ q: "x".repeat(1001) }, "q must be at most 1000 characters"],
-    [{ q: "x", city: "c".repeat(257) }, "city must be at most 256 characters"],
-    [{ q: "\udc00" }, "q must be valid Unicode text"],
-  ])("rejects %p", (raw, message) => {
+    ["offset must be an integer >= 0", { q: "x", offset: -1 }],
+    ["offset must be at most 10000", { q: "x", offset: 10_001 }],
+    ["detail must be one of: summary, full", { q: "x", detail: "all" }],
+    ["country must be two uppercase letters (ISO 3166-1 alpha-2), e.g. US", { q: "x", country: "de" }],
+    ["since must be a valid date, YYYY-MM-DD or YYYY-MM-DD HH:MM:SS", { q: "x", since: "2024-02-30" }],
+    ["until must be a valid date, YYYY-MM-DD or YYYY-MM-DD HH:MM:SS", { q: "x", until: "2024-01-01 24:00:00" }],
+    ["city must be a string", { q: "x", city: ["a"] }],
+    ["q must be at most 1000 characters", { q: "x".repeat(1001) }],
+    ["city must be at most 256 characters", { q: "x", city: "c".repeat(257) }],
+    ["q must be valid Unicode text", { q: "\udc00" }],
+  ])("rejects with %p", (message, raw) => {
     const error = failure(raw);
     expect(error.code).toBe("INVALID_PARAMETER");
     expect(error.message).toBe(message);

@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
 import { join } from "node:path";
-import { buildStaticModel } from "../../server/search/static-model.ts";
+import { STATIC_MODEL_ID, buildStaticModel } from "../../server/search/static-model.ts";
 import { localConfig } from "../local.ts";
 
 const build = defineCommand({
@@ -13,7 +13,7 @@ Example:
   },
   async run() {
     const config = localConfig();
-    const dir = join(config.embedding.modelsDir, "static-glove-100d");
+    const dir = join(config.embedding.modelsDir, STATIC_MODEL_ID);
     const built = await buildStaticModel(dir, { log: (message) => console.error(message) });
     console.log(`built ${built.dir}: ${built.words} words, dimension ${built.dimension}, in ${(built.ms / 1000).toFixed(1)} s`);
   },

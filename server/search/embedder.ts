@@ -1,0 +1,221 @@
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { basename, isAbsolute, join, resolve } from "node:path";
+import {
+  STATIC_BUILD_VERSION,
+  STATIC_MODEL_ID,
+  buildStaticModel,
+  type ModelManifest,
+} from "./static-model.ts";
+
+export interface EmbeddingSettings {
+  /** "static" (the offline model), a local model folder path, or a hub id like "Xenova/bge-small-en-v1.5". */
+  model: string;
+  /** Only then may a hub id be downloaded. */
+  allowRemote: boolean;
+  /** Where the static model is built and where models (including downloaded ones) are looked up. */
+  modelsDir: string;
+}
+
+export interface Embedder {
+  /** Stable id recorded in the store: "static-glove-100d", the manifest id, the folder name or the hub id. */
+  readonly modelId: string;
+  readonly dimension: number;
+  /** Unit length, never NaN; a text with no known word gets {@link fallbackVector}. */
+  embedQuery(text: string): Promise<Float32Array>;
+  /** Same guarantees as embedQuery, one vector per text in order; batched internally. */
+  embedDocuments(texts: string[]): Promise<Float32Array[]>;
+}
+
+/**
+ * Loads the configured embedding model. "static" is built under `modelsDir` first when missing or stale
+ * (seconds, never downloads). A hub id is only downloaded when `allowRemote`; otherwise, unless it is already
+ * in `modelsDir`, this throws an Error telling the operator what to set.
+ */
+export async function loadEmbedder(settings: EmbeddingSettings, log: (msg: string) => void = () => {}): Promise<Embedder> {
+  const source = await resolveModel(settings, log);
+  // Imported lazily: ~250 ms and onnxruntime, which commands that never embed should not pay for.
+  const { env, pipeline } = await import("@huggingface/transformers");
+  env.allowLocalModels = true;
+  env.allowRemoteModels = settings.allowRemote;
+  env.localModelPath = settings.modelsDir;
+  const extractor = (await pipeline("feature-extraction", source.path, {
+    dtype: "fp32",
+    local_files_only: !source.remote,
+    // Downloads land in modelsDir/<hub id>, exactly where the next offline start looks for them.
+    cache_dir: settings.modelsDir,
+  }).catch((error: unknown) => {
+    if (!source.remote) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      `could not download embedding model "${source.path}" from the Hugging Face hub (${reason}); copy the model ` +
+        `folder to ${join(settings.modelsDir, source.path)} or set EMBEDDING_MODEL=static`,
+      { cause: error },
+    );
+  })) as unknown as Extractor;
+  const { pooling, queryPrefix, documentPrefix } = source.profile;
+  const dimension = (await embedBatch(extractor, pooling, ["dimension probe"]))[0]!.length;
+  const run = (texts: string[], prefix: string) => embedAll(extractor, pooling, dimension, texts, prefix);
+  log(`embedding model ${source.modelId} loaded (${dimension} dims, ${pooling} pooling)`);
+
+  return {
+    modelId: source.modelId,
+    dimension,
+    embedQuery: async (text) => (await run([text], queryPrefix))[0]!,
+    embedDocuments: (texts) => run(texts, documentPrefix),
+  };
+}
+
+/**
+ * The vector given to texts the model cannot place (empty, or only unknown words such as Chinese text for
+ * the static model): every component 1/√d. It is a fixed unit vector, so such texts still store and are
+ * found by keyword search; they are equally (un)related to everything semantically.
+ */
+export function fallbackVector(dimension: number): Float32Array {
+  return new Float32Array(dimension).fill(1 / Math.sqrt(dimension));
+}
+
+// --- internal ---
+
+/** Texts per model call: large enough to amortise the call, small enough to bound padding and memory. */
+const BATCH_SIZE = 128;
+/** Tokens per text: BERT-style models cannot take more, and some tokenizer configs do not say so. */
+const MAX_TOKENS = 512;
+/** Characters kept per text before tokenizing: ~4× MAX_TOKENS of English, the rest would be cut anyway. */
+const MAX_CHARS = 4096;
+const BGE_QUERY_PREFIX = "Represent this sentence for searching relevant passages: ";
+
+type Pooling = "mean" | "cls";
+interface TensorLike {
+  data: ArrayLike<number | bigint>;
+  dims: number[];
+}
+/** The parts of a feature-extraction pipeline used here (transformers.js types them loosely). */
+interface Extractor {
+  tokenizer: (texts: string[], options: { padding: boolean; truncation: boolean; max_length: number }) => {
+    attention_mask: TensorLike;
+  };
+  model: (inputs: unknown) => Promise<Record<string, TensorLike | undefined>>;
+}
+
+interface Profile {
+  pooling: Pooling;
+  queryPrefix: string;
+  documentPrefix: string;
+}
+
+interface ModelSource {
+  modelId: string;
+  /** An absolute folder, or a hub id when `remote`. */
+  path: string;
+  remote: boolean;
+  profile: Profile;
+}
+
+async function resolveModel(settings: EmbeddingSettings, log: (msg: string) => void): Promise<ModelSource> {
+  const { model, modelsDir } = settings;
+  if (model === "static") {
+    const dir = resolve(modelsDir, STATIC_MODEL_ID);
+    const manifest = await readManifest(dir);
+    if (manifest?.buildVersion !== STATIC_BUILD_VERSION || !existsSync(join(dir, "onnx", "model.onnx"))) {
+      log(`building the offline embedding model ${STATIC_MODEL_ID} in ${dir} (one time, ~5–10 s, no download)`);
+      await buildStaticModel(dir, { log });
+    }
+    return localSource(dir);
+  }
+  const looksLikePath = isAbsolute(model) || model.startsWith("./") || model.startsWith("../");
+  const candidates = looksLikePath ? [resolve(model)] : [resolve(modelsDir, model), resolve(model)];
+  const folder = candidates.find((dir) => existsSync(join(dir, "config.json")));
+  if (folder) return localSource(folder, looksLikePath ? undefined : model);
+  if (looksLikePath) throw new Error(`embedding model folder ${resolve(model)} not found (it needs a config.json)`);
+  if (!settings.allowRemote) {
+    throw new Error(
+      `embedding model "${model}" is not in ${modelsDir} and downloading is disabled: set EMBEDDING_ALLOW_REMOTE=true ` +
+        `to download it from the Hugging Face hub, or point EMBEDDING_MODEL at a local model folder (or "static").`,
+    );
+  }
+  return { modelId: model, path: model, remote: true, profile: profileByFamily(model) };
+}
+
+/** A local folder: its jobsearch-model.json says how to use it; otherwise its name's model family does. */
+async function localSource(dir: string, hubId?: string): Promise<ModelSource> {
+  const manifest = await readManifest(dir);
+  const modelId = manifest?.id ?? hubId ?? basename(dir);
+  const profile = manifest
+    ? { pooling: manifest.pooling, queryPrefix: manifest.queryPrefix, documentPrefix: manifest.documentPrefix }
+    : profileByFamily(modelId);
+  return { modelId, path: dir, remote: false, profile };
+}
+
+async function readManifest(dir: string): Promise<ModelManifest | undefined> {
+  try {
+    return JSON.parse(await readFile(join(dir, "jobsearch-model.json"), "utf8")) as ModelManifest;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What each family was trained with: bge pools [CLS] and prefixes queries, e5 prefixes both sides. */
+function profileByFamily(name: string): Profile {
+  const lower = name.toLowerCase();
+  if (lower.includes("bge")) return { pooling: "cls", queryPrefix: BGE_QUERY_PREFIX, documentPrefix: "" };
+  if (lower.includes("e5")) return { pooling: "mean", queryPrefix: "query: ", documentPrefix: "passage: " };
+  return { pooling: "mean", queryPrefix: "", documentPrefix: "" };
+}
+
+async function embedAll(
+  extractor: Extractor,
+  pooling: Pooling,
+  dimension: number,
+  texts: string[],
+  prefix: string,
+): Promise<Float32Array[]> {
+  const out = new Array<Float32Array>(texts.length);
+  // Similar lengths share a batch so little padding is computed; blank texts never reach the model.
+  const order = texts
+    .map((_, i) => i)
+    .filter((i) => texts[i]!.trim() !== "")
+    .sort((a, b) => texts[a]!.length - texts[b]!.length);
+  for (let start = 0; start < order.length; start += BATCH_SIZE) {
+    const batch = order.slice(start, start + BATCH_SIZE);
+    const vectors = await embedBatch(extractor, pooling, batch.map((i) => prefix + texts[i]!.slice(0, MAX_CHARS)));
+    batch.forEach((index, row) => (out[index] = vectors[row]!));
+  }
+  for (let i = 0; i < texts.length; i++) out[i] ??= fallbackVector(dimension);
+  return out;
+}
+
+/**
+ * Tokenize, run, pool and normalize one batch. Pooling here rather than through the pipeline's `pooling`
+ * option: its generic mean pooling took ~70% of the static model's time; this loop is ~20× faster.
+ */
+async function embedBatch(extractor: Extractor, pooling: Pooling, texts: string[]): Promise<Float32Array[]> {
+  const inputs = extractor.tokenizer(texts, { padding: true, truncation: true, max_length: MAX_TOKENS });
+  const outputs = await extractor.model(inputs);
+  // The same output names the feature-extraction pipeline accepts, in its order.
+  const hidden = outputs.last_hidden_state ?? outputs.logits ?? outputs.token_embeddings;
+  if (!hidden) throw new Error(`embedding model gave none of last_hidden_state, logits, token_embeddings`);
+  const [batch = 0, length = 0, d = 0] = hidden.dims;
+  const states = hidden.data as Float32Array;
+  const mask = inputs.attention_mask.data;
+  const vectors: Float32Array[] = [];
+  for (let b = 0; b < batch; b++) {
+    const sum = new Float64Array(d);
+    for (let t = 0; t < (pooling === "cls" ? Math.min(1, length) : length); t++) {
+      if (!mask[b * length + t]) continue; // padding; 0n is falsy too
+      const o = (b * length + t) * d;
+      for (let j = 0; j < d; j++) sum[j]! += states[o + j]!;
+    }
+    vectors.push(unitOrFallback(sum)); // a mean's direction is its sum's, so no division by the count
+  }
+  return vectors;
+}
+
+/** Normalizes to float32; a zero or non-finite sum (no known word) becomes the fallback instead of NaN. */
+function unitOrFallback(vector: Float64Array): Float32Array {
+  let sum = 0;
+  for (const x of vector) sum += x * x;
+  const norm = Math.sqrt(sum);
+  if (!Number.isFinite(norm) || norm < 1e-12) return fallbackVector(vector.length);
+  return Float32Array.from(vector, (x) => x / norm);
+}
