@@ -1,6 +1,7 @@
-import { defineCommand, runCommand, runMain } from "citty";
+import { defineCommand, renderUsage, runCommand, runMain, type CommandDef } from "citty";
 import pkg from "../package.json" with { type: "json" };
 import { AppError } from "../shared/errors.ts";
+import { EXAMPLES } from "./examples.ts";
 
 /**
  * Exit codes: 0 success; 1 the command failed (the line `error [CODE]: message` says why);
@@ -19,7 +20,7 @@ const main = defineCommand({
 const rawArgs = process.argv.slice(2);
 const wantsUsage = rawArgs.length === 0 || rawArgs.some((arg) => arg === "--help" || arg === "-h" || arg === "--version");
 if (wantsUsage) {
-  await runMain(main, { rawArgs: rawArgs.length === 0 ? ["--help"] : rawArgs });
+  await runMain(main, { rawArgs: rawArgs.length === 0 ? ["--help"] : rawArgs, showUsage: showUsageWithExamples });
 } else {
   try {
     await runCommand(main, { rawArgs });
@@ -29,6 +30,16 @@ if (wantsUsage) {
 }
 
 // --- internal ---
+
+async function showUsageWithExamples(cmd: CommandDef<any>, parent?: CommandDef<any>): Promise<void> {
+  const name = async (c?: CommandDef<any>) => (typeof c?.meta === "function" ? await c.meta() : await c?.meta)?.name;
+  const own = await name(cmd);
+  const above = await name(parent);
+  const path = above && above !== "jobsearch" ? `${above} ${own}` : own ?? "jobsearch";
+  const examples = EXAMPLES[path] ?? [];
+  const text = await renderUsage(cmd, parent);
+  console.log(examples.length === 0 ? text : `${text}\n\nExamples:\n${examples.map((e) => `  ${e}`).join("\n")}\n`);
+}
 
 function report(error: unknown): number {
   if (error instanceof AppError) {

@@ -2,14 +2,19 @@ import { loadConfig } from "./config.ts";
 import { createLogger } from "./log.ts";
 import { startServer } from "./start.ts";
 
-const config = loadConfig();
-const log = createLogger(config.logLevel);
-const server = await startServer(config, log);
-
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, async () => {
-    log.info("shutting down", { signal });
-    await server.stop();
-    process.exit(0);
-  });
+try {
+  const config = loadConfig();
+  const log = createLogger(config.logLevel);
+  const server = await startServer(config, log);
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, async () => {
+      log.info("shutting down", { signal });
+      await server.stop();
+      process.exit(0);
+    });
+  }
+} catch (error) {
+  // Configuration and start-up problems are the operator's to fix: the message, not a stack.
+  console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
 }

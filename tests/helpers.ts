@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { loadConfig, type Config } from "../server/config.ts";
 import { ingestRecords } from "../server/ingest/ingest.ts";
-import { createLogger } from "../server/log.ts";
+import { createLogger, type Logger } from "../server/log.ts";
 import { startServer, type RunningServer } from "../server/start.ts";
 
 export const ROOT = resolve(import.meta.dir, "..");
@@ -29,9 +29,9 @@ export interface TestServer {
 }
 
 /** A real server on a free port over a real LanceDB in a temp dir, loaded with `records`. */
-export async function startTestServer(records: object[] = []): Promise<TestServer> {
+export async function startTestServer(records: object[] = [], log: Logger = createLogger("error", () => {})): Promise<TestServer> {
   const dataDir = tempDir();
-  const server = await startServer(testConfig(dataDir), createLogger("error"));
+  const server = await startServer(testConfig(dataDir), log);
   if (records.length > 0) {
     await ingestRecords(server, records.map((value, i) => ({ ref: `record ${i + 1}`, value })));
   }

@@ -9,10 +9,7 @@ const SHOWN_PROBLEMS = 20;
 export default defineCommand({
   meta: {
     name: "ingest",
-    description: `Load postings into DATA_DIR (upsert by id). Formats: ${SUPPORTED_FORMATS.join(", ")}.
-Examples:
-  bun run cli ingest ../shared/data/jobs.jsonl.gz
-  DATA_DIR=/srv/jobs bun run cli ingest postings.json --strict`,
+    description: `Load postings into DATA_DIR (upsert by id). Formats: ${SUPPORTED_FORMATS.join(", ")}.`,
   },
   args: {
     file: { type: "positional", description: "File of postings", required: true },

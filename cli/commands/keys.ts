@@ -5,10 +5,7 @@ import { localConfig, openLocalKeys } from "../local.ts";
 const create = defineCommand({
   meta: {
     name: "create",
-    description: `Create an API key; the key is printed once and stored only as a hash.
-Examples:
-  bun run cli keys create --name web-frontend
-  bun run cli keys create --name partner --rate-limit 600 --json`,
+    description: "Create an API key; the key is printed once and stored only as a hash.",
   },
   args: {
     name: { type: "string", description: "Who or what the key is for", required: true },
@@ -31,7 +28,7 @@ Examples:
 });
 
 const list = defineCommand({
-  meta: { name: "list", description: "List API keys (never the keys themselves).\nExample:\n  bun run cli keys list --json" },
+  meta: { name: "list", description: "List API keys (never the keys themselves)." },
   args: { json: { type: "boolean", description: "Print JSON", default: false } },
   run({ args }) {
     const keys = openLocalKeys(localConfig());
@@ -51,7 +48,7 @@ const list = defineCommand({
 });
 
 const revoke = defineCommand({
-  meta: { name: "revoke", description: "Revoke an API key by id; a running server refuses it from the next request.\nExample:\n  bun run cli keys revoke 3f9a0c1d2e4b5a67" },
+  meta: { name: "revoke", description: "Revoke an API key by id; a running server refuses it from the next request." },
   args: { id: { type: "positional", description: "Key id (from keys list)", required: true } },
   run({ args }) {
     const keys = openLocalKeys(localConfig());

