@@ -49,7 +49,7 @@ describe("key store", () => {
 describe("keys through the CLI against a running server", () => {
   let t: TestServer;
   beforeAll(async () => {
-    t = await startTestServer(fixturePostings().slice(0, 6));
+    t = await startTestServer({ records: fixturePostings().slice(0, 6) });
   });
   afterAll(() => t.stop());
 

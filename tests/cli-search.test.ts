@@ -4,7 +4,7 @@ import { runCli, startTestServer, type TestServer } from "./helpers.ts";
 
 let t: TestServer;
 beforeAll(async () => {
-  t = await startTestServer(fixturePostings());
+  t = await startTestServer({ records: fixturePostings() });
 });
 afterAll(() => t.stop());
 

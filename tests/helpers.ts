@@ -28,10 +28,17 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
+export interface TestServerOptions {
+  records?: object[];
+  log?: Logger;
+  env?: Record<string, string>;
+}
+
 /** A real server on a free port over a real LanceDB in a temp dir, loaded with `records`. */
-export async function startTestServer(records: object[] = [], log: Logger = createLogger("error", () => {})): Promise<TestServer> {
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const { records = [], log = createLogger("error", () => {}), env = {} } = options;
   const dataDir = tempDir();
-  const server = await startServer(testConfig(dataDir), log);
+  const server = await startServer(testConfig(dataDir, env), log);
   if (records.length > 0) {
     await ingestRecords(server, records.map((value, i) => ({ ref: `record ${i + 1}`, value })));
   }

@@ -5,7 +5,7 @@ import { ingestFile, ingestRecords, StrictIngestError, formatSummary } from "../
 import { loadEmbedder, type Embedder } from "../server/search/embedder.ts";
 import { openStore, type JobStore } from "../server/search/store.ts";
 import { fixturePostings } from "./fixtures/postings.ts";
-import { MODELS_DIR, runCli, tempDir } from "./helpers.ts";
+import { MODELS_DIR, runCli, startTestServer, tempDir } from "./helpers.ts";
 
 let embedder: Embedder;
 let dir: string;
@@ -150,4 +150,23 @@ describe("cli ingest", () => {
 test("formatSummary counts invalid, duplicate and unchanged records as skipped", () => {
   const line = formatSummary({ inserted: 5, updated: 2, unchanged: 3, invalid: 1, duplicates: 1, problems: [], seconds: 2 });
   expect(line).toBe("ingested 5 new, 2 updated, 5 skipped in 2.0 s (6/s)");
+});
+
+test("a CLI ingest into a running server's DATA_DIR shows up without a restart, within READ_CONSISTENCY_MS", async () => {
+  const t = await startTestServer({ records: fixturePostings().slice(0, 2), env: { READ_CONSISTENCY_MS: "1000" } });
+  const search = async (body: object) => {
+    const response = await fetch(`${t.url}/v1/search`, { method: "POST", headers: { "x-api-key": t.apiKey }, body: JSON.stringify(body) });
+    return (await response.json()) as { total: number; error?: string };
+  };
+  expect((await search({ q: "nurse", top_k: 100 })).total).toBe(2);
+  const file = join(t.dataDir, "more.jsonl");
+  const more = fixturePostings().slice(2).map((p) => ({ ...p, data_source: "glassdoor" }));
+  await Bun.write(file, more.map((p) => JSON.stringify(p)).join("\n"));
+  const ingested = await runCli(["ingest", file], { DATA_DIR: t.dataDir });
+  expect(ingested.code).toBe(0);
+  await Bun.sleep(1100);
+  expect((await search({ q: "nurse", top_k: 100 })).total).toBe(42);
+  // The allowed sources follow the data too.
+  expect((await search({ q: "nurse", source: "glassdoor", top_k: 100 })).total).toBe(40);
+  await t.stop();
 });

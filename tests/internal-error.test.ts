@@ -5,7 +5,7 @@ import { startTestServer } from "./helpers.ts";
 
 test("an unexpected failure is logged with its stack and answered 500 INTERNAL_ERROR", async () => {
   const lines: string[] = [];
-  const t = await startTestServer(fixturePostings().slice(0, 3), createLogger("info", (line) => lines.push(line)));
+  const t = await startTestServer({ records: fixturePostings().slice(0, 3), log: createLogger("info", (line) => lines.push(line)) });
   t.server.store.close(); // the table is gone under the running server: every search now fails inside LanceDB
   const response = await fetch(`${t.url}/v1/search?q=nurse`, { headers: { "x-api-key": t.apiKey } });
   expect(response.status).toBe(500);

@@ -7,7 +7,7 @@ const postings = fixturePostings();
 let t: TestServer;
 
 beforeAll(async () => {
-  t = await startTestServer(postings);
+  t = await startTestServer({ records: postings });
 });
 afterAll(() => t.stop());
 
