@@ -1,7 +1,8 @@
 import { defineCommand } from "citty";
 import { formatSummary, ingestFile, StrictIngestError, type IngestProblem } from "../../server/ingest/ingest.ts";
 import { SUPPORTED_FORMATS } from "../../server/ingest/read.ts";
-import { localConfig, openLocalStore } from "../local.ts";
+import { loadConfig } from "../../server/config.ts";
+import { openLocalStore } from "../local.ts";
 import { createProgress } from "../progress.ts";
 
 const SHOWN_PROBLEMS = 20;
@@ -16,7 +17,7 @@ export default defineCommand({
     strict: { type: "boolean", description: "Abort before writing anything if any record is invalid", default: false },
   },
   async run({ args }) {
-    const config = localConfig();
+    const config = loadConfig();
     const { store, embedder } = await openLocalStore(config);
     const progress = createProgress();
     try {

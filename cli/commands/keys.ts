@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
 import { AppError, invalidParameter } from "../../shared/errors.ts";
-import { localConfig, openLocalKeys } from "../local.ts";
+import { withLocalKeys } from "../local.ts";
 
 const create = defineCommand({
   meta: {
@@ -16,14 +16,9 @@ const create = defineCommand({
     const rateLimit = parseRateLimit(args["rate-limit"]);
     const name = args.name.trim();
     if (name === "") throw invalidParameter("--name must not be empty");
-    const keys = openLocalKeys(localConfig());
-    try {
-      const created = keys.create(name, rateLimit);
-      if (args.json) console.log(JSON.stringify(created, null, 2));
-      else console.log(`created key ${created.id} (${created.name}); it is shown only now:\n${created.key}`);
-    } finally {
-      keys.close();
-    }
+    const created = withLocalKeys((keys) => keys.create(name, rateLimit));
+    if (args.json) console.log(JSON.stringify(created, null, 2));
+    else console.log(`created key ${created.id} (${created.name}); it is shown only now:\n${created.key}`);
   },
 });
 
@@ -31,18 +26,13 @@ const list = defineCommand({
   meta: { name: "list", description: "List API keys (never the keys themselves)." },
   args: { json: { type: "boolean", description: "Print JSON", default: false } },
   run({ args }) {
-    const keys = openLocalKeys(localConfig());
-    try {
-      const all = keys.list();
-      if (args.json) return void console.log(JSON.stringify(all, null, 2));
-      if (all.length === 0) return void console.log("no API keys");
-      for (const key of all) {
-        const state = key.revoked_at ? `revoked ${key.revoked_at}` : "active";
-        const limit = key.rate_limit === null ? "default" : `${key.rate_limit}/min`;
-        console.log(`${key.id}  ${key.name}  created ${key.created_at}  last used ${key.last_used_at ?? "never"}  rate ${limit}  ${state}`);
-      }
-    } finally {
-      keys.close();
+    const all = withLocalKeys((keys) => keys.list());
+    if (args.json) return void console.log(JSON.stringify(all, null, 2));
+    if (all.length === 0) return void console.log("no API keys");
+    for (const key of all) {
+      const state = key.revoked_at ? `revoked ${key.revoked_at}` : "active";
+      const limit = key.rate_limit === null ? "default" : `${key.rate_limit}/min`;
+      console.log(`${key.id}  ${key.name}  created ${key.created_at}  last used ${key.last_used_at ?? "never"}  rate ${limit}  ${state}`);
     }
   },
 });
@@ -51,13 +41,8 @@ const revoke = defineCommand({
   meta: { name: "revoke", description: "Revoke an API key by id; a running server refuses it from the next request." },
   args: { id: { type: "positional", description: "Key id (from keys list)", required: true } },
   run({ args }) {
-    const keys = openLocalKeys(localConfig());
-    try {
-      if (!keys.revoke(args.id)) throw new AppError("NOT_FOUND", `no active key with id ${args.id}`);
-      console.log(`revoked key ${args.id}`);
-    } finally {
-      keys.close();
-    }
+    if (!withLocalKeys((keys) => keys.revoke(args.id))) throw new AppError("NOT_FOUND", `no active key with id ${args.id}`);
+    console.log(`revoked key ${args.id}`);
   },
 });
 

