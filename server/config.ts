@@ -18,6 +18,20 @@ const ConfigSchema = z.object({
   /** How often (ms) the server looks for writes by other processes, e.g. a CLI ingest. */
   READ_CONSISTENCY_MS: z.coerce.number().int().min(0).default(1000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  /** The service's public base URL (issuer, resource and links); unset = the origin each request came to. */
+  PUBLIC_URL: z.url().optional(),
+  /** Requests per minute per principal when its API key sets no limit of its own. */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Shared rate-limit counters (several server processes); unset = in memory. */
+  REDIS_URL: z.string().min(1).optional(),
+  /** An external OAuth issuer whose tokens /mcp accepts instead of the built-in authorization server. */
+  OAUTH_ISSUER: z.url().optional(),
+  /** Audience external tokens must carry; default the MCP resource URL. */
+  OAUTH_AUDIENCE: z.string().min(1).optional(),
+  /** JWKS of the external issuer; default discovered from its metadata. */
+  OAUTH_JWKS_URL: z.url().optional(),
+  ACCESS_TOKEN_TTL_S: z.coerce.number().int().min(60).default(3600),
+  REFRESH_TOKEN_TTL_S: z.coerce.number().int().min(60).default(30 * 24 * 3600),
 });
 
 export interface Config {
@@ -28,6 +42,15 @@ export interface Config {
   demoData: boolean;
   readConsistencyMs: number;
   logLevel: "debug" | "info" | "warn" | "error";
+  /** Without trailing slash; undefined = derive from each request. */
+  publicUrl?: string;
+  rateLimit: { perMinute: number; redisUrl?: string };
+  oauth: {
+    accessTokenTtlSeconds: number;
+    refreshTokenTtlSeconds: number;
+    /** Set when an external identity provider issues the tokens /mcp accepts. */
+    external?: { issuer: string; audience?: string; jwksUrl?: string };
+  };
 }
 
 /**
@@ -53,6 +76,21 @@ export function loadConfig(env: Record<string, string | undefined> = Bun.env): C
     demoData: c.DEMO_DATA,
     readConsistencyMs: c.READ_CONSISTENCY_MS,
     logLevel: c.LOG_LEVEL,
+    ...(c.PUBLIC_URL ? { publicUrl: c.PUBLIC_URL.replace(/\/+$/, "") } : {}),
+    rateLimit: { perMinute: c.RATE_LIMIT_PER_MINUTE, ...(c.REDIS_URL ? { redisUrl: c.REDIS_URL } : {}) },
+    oauth: {
+      accessTokenTtlSeconds: c.ACCESS_TOKEN_TTL_S,
+      refreshTokenTtlSeconds: c.REFRESH_TOKEN_TTL_S,
+      ...(c.OAUTH_ISSUER
+        ? {
+            external: {
+              issuer: c.OAUTH_ISSUER.replace(/\/+$/, ""),
+              ...(c.OAUTH_AUDIENCE ? { audience: c.OAUTH_AUDIENCE } : {}),
+              ...(c.OAUTH_JWKS_URL ? { jwksUrl: c.OAUTH_JWKS_URL } : {}),
+            },
+          }
+        : {}),
+    },
   };
 }
 

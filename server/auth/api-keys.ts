@@ -25,6 +25,8 @@ export interface KeyStore {
   revoke(id: string): boolean;
   /** The key's record when the key is valid and not revoked. */
   verify(key: string): ApiKeyInfo | undefined;
+  /** The record of an active (not revoked) key by id, e.g. the owner of an OAuth token. */
+  getActive(id: string): ApiKeyInfo | undefined;
   activeCount(): number;
   close(): void;
 }
@@ -95,6 +97,13 @@ export function openKeyStore(dataDir: string): KeyStore {
         row.last_used_at = new Date(now).toISOString();
         touch.run(row.last_used_at, id);
       }
+      const { secret_hash: _, ...info } = row;
+      return info;
+    },
+
+    getActive(id) {
+      const row = byId.get(id);
+      if (!row || row.revoked_at !== null) return undefined;
       const { secret_hash: _, ...info } = row;
       return info;
     },

@@ -1,9 +1,10 @@
 import { AppError } from "../../shared/errors.ts";
-import type { ApiKeyInfo, KeyStore } from "./api-keys.ts";
+import type { KeyStore } from "./api-keys.ts";
+import { principalFromKey, type Principal } from "./principal.ts";
 
-/** The key's record for a valid `x-api-key` header; AUTH_INVALID_KEY (403) when missing, unknown or revoked. */
-export function requireApiKey(keys: KeyStore, headerValue: string | null | undefined): ApiKeyInfo {
+/** The principal of a valid `x-api-key` header; AUTH_INVALID_KEY (403) when missing, unknown or revoked. */
+export function requireApiKey(keys: KeyStore, headerValue: string | null | undefined): Principal {
   const info = headerValue ? keys.verify(headerValue) : undefined;
   if (!info) throw new AppError("AUTH_INVALID_KEY", "Invalid API key");
-  return info;
+  return principalFromKey(info);
 }
