@@ -5,9 +5,10 @@ import type { ApiKeyInfo } from "./api-keys.ts";
  * key's owner: REST, the MCP key fallback and MCP with OAuth all count against the same id.
  */
 export interface Principal {
-  /** Rate-limit and log identity: `key:<key id>`. */
+  /** Rate-limit and log identity: `key:<key id>`, or `oauth:<issuer>#<sub>` for an external issuer's user. */
   id: string;
-  keyId: string;
+  /** The API key acting (directly or through an OAuth token signed in with it); absent for external users. */
+  keyId?: string;
   name: string;
   /** Requests per minute from `keys create --rate-limit`; null = the configured default. */
   rateLimit: number | null;
