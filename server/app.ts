@@ -1,13 +1,14 @@
 import { Elysia } from "elysia";
 import { AppError } from "../shared/errors.ts";
-import type { KeyStore } from "./auth/api-keys.ts";
-import type { Logger } from "./log.ts";
+import type { OAuthServer } from "./auth/oauth/server.ts";
+import type { Config } from "./config.ts";
+import { mcpRoutes, type McpDeps } from "./mcp/http.ts";
+import { oauthRoutes } from "./routes/oauth.ts";
 import { searchRoutes } from "./routes/search.ts";
-import type { SearchDeps } from "./search/search.ts";
 
-export interface AppDeps extends SearchDeps {
-  keys: KeyStore;
-  log: Logger;
+export interface AppDeps extends McpDeps {
+  config: Config;
+  oauth: OAuthServer;
 }
 
 /**
@@ -27,7 +28,9 @@ export function createApp(deps: AppDeps) {
       }
       return errorResponse(appError, requestId);
     })
-    .use(searchRoutes(deps));
+    .use(searchRoutes(deps))
+    .use(mcpRoutes(deps))
+    .use(oauthRoutes(deps));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -1,4 +1,6 @@
 import { openKeyStore, type KeyStore } from "./auth/api-keys.ts";
+import { createOAuthServer } from "./auth/oauth/server.ts";
+import { createRateLimiter } from "./auth/rate-limit.ts";
 import { createApp } from "./app.ts";
 import type { Config } from "./config.ts";
 import { seedDemoData } from "./demo/seed.ts";
@@ -29,9 +31,11 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     readConsistencyMs: config.readConsistencyMs,
   });
   const keys = openKeyStore(config.dataDir);
+  const oauth = await createOAuthServer({ dataDir: config.dataDir, config, keys });
+  const limiter = createRateLimiter(config.rateLimit);
   if (config.demoData) await seedDemoData({ store, embedder }, log);
 
-  const app = createApp({ store, embedder, keys, log });
+  const app = createApp({ config, store, embedder, keys, log, limiter, oauth, verifyBearer: oauth.verifyBearer });
   const server = app.listen({ port: config.port, hostname: config.host });
   const port = server.server!.port!;
   const url = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`;
@@ -42,6 +46,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     url, port, store, keys, embedder,
     async stop() {
       await app.stop();
+      await limiter.close();
+      oauth.close();
       store.close();
       keys.close();
     },

@@ -36,18 +36,20 @@ export const JobRecordSchema = z.object({
 export type JobRecord = z.input<typeof JobRecordSchema>;
 export type ValidJobRecord = z.output<typeof JobRecordSchema> & { id: string };
 
-/** A search result (spec §2.1). Optional fields are absent when unknown. */
-export interface JobResult {
-  score: number;
-  job_title?: string;
-  city?: string;
-  company_name?: string;
-  publish_time: string;
-  base_salary?: string;
-  job_url: string;
-  job_tags: string[];
-  data_source: string;
-  seniority_level?: string;
-  employment_type?: string;
-  job_description?: string;
-}
+/** A search result (spec §2.1). Optional fields are absent when unknown, never null. */
+export const JobResultSchema = z.object({
+  score: z.number().min(0).max(1).describe("Relevance in [0, 1], higher is better; the same posting scores the same on every page"),
+  job_title: z.string().optional(),
+  city: z.string().optional(),
+  company_name: z.string().optional(),
+  publish_time: z.string().describe("YYYY-MM-DD HH:MM:SS (UTC)"),
+  base_salary: z.string().optional().describe("<min>-<max> <CURRENCY>/<PERIOD>, e.g. 120000.00-150000.00 USD/YEAR"),
+  job_url: z.string(),
+  job_tags: z.array(z.string()),
+  data_source: z.string(),
+  seniority_level: z.string().optional(),
+  employment_type: z.string().optional(),
+  job_description: z.string().optional().describe("Only with detail=full"),
+});
+
+export type JobResult = z.infer<typeof JobResultSchema>;

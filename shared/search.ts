@@ -1,5 +1,6 @@
+import { z } from "zod";
 import { AppError, invalidParameter } from "./errors.ts";
-import { COUNTRY_PATTERN, type JobResult } from "./job.ts";
+import { COUNTRY_PATTERN, JobResultSchema, type JobResult } from "./job.ts";
 import { parseDateTime } from "./time.ts";
 
 export const TOP_K_DEFAULT = 20;
@@ -129,3 +130,30 @@ function readInteger(raw: Record<string, unknown>, name: string, fromQueryString
   if (!Number.isInteger(parsed)) throw invalidParameter(`${name} must be an integer`);
   return parsed;
 }
+
+/** Arguments of the MCP tool `search_jobs`: the REST parameters with `query` for `q`. */
+export const SearchArgumentsSchema = z.object({
+  query: z.string().describe("What the person is looking for, in keywords or full sentences, e.g. \"remote backend engineer, Python\". Required."),
+  city: z.string().optional().describe("Exact city name, case-sensitive (e.g. \"San Francisco\"); call list_cities for the valid values."),
+  country: z.string().optional().describe("Two-letter uppercase ISO 3166-1 country code, e.g. US, DE, GB."),
+  since: z.string().optional().describe("Only postings published after this time: YYYY-MM-DD (= 00:00:00) or YYYY-MM-DD HH:MM:SS, UTC."),
+  until: z.string().optional().describe("Only postings published before this time, same format as since."),
+  source: z.string().optional().describe("Only postings from this data source; an unknown value is an error that lists the valid ones."),
+  top_k: z.number().int().optional().describe(`Results per page, 1-${TOP_K_MAX} (default ${TOP_K_DEFAULT}); values outside are clamped.`),
+  offset: z.number().int().optional().describe(`Index of the first result for paging (default 0, at most ${OFFSET_MAX}): offset 0 with top_k N is page 1, offset N is page 2.`),
+  detail: z.enum(["summary", "full"]).optional().describe("summary (default) or full, which adds job_description to each result."),
+});
+
+/** What `search_jobs` returns as structuredContent. */
+export const SearchResultsSchema = z.object({
+  total: z.number().int().describe("Number of results in this page"),
+  results: z.array(JobResultSchema).describe("The page: relevance ranks [offset, offset+top_k), shown newest first, then by score"),
+});
+export type SearchResults = z.infer<typeof SearchResultsSchema>;
+
+/** What `list_cities` returns as structuredContent (spec §2.3). */
+export const CityListSchema = z.object({
+  total: z.number().int().describe("Number of cities"),
+  cities: z.array(z.string()).describe("Every city that has postings, sorted"),
+});
+export type CityList = z.infer<typeof CityListSchema>;

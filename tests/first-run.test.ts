@@ -2,40 +2,15 @@ import { afterAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { openStore } from "../server/search/store.ts";
-import { MODELS_DIR, ROOT, tempDir } from "./helpers.ts";
+import { ROOT, spawnServer, tempDir } from "./helpers.ts";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-/** Starts `bun server/main.ts` as a user would and waits for its "ready" log line. */
-async function startProcess(dataDir: string, env: Record<string, string> = {}) {
-  const proc = Bun.spawn(["bun", join(ROOT, "server/main.ts")], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", MODELS_DIR, ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const stderr = proc.stderr.getReader();
-  let log = "";
-  while (!log.includes('"msg":"ready"')) {
-    const { value, done } = await stderr.read();
-    if (done) throw new Error(`server exited before it was ready:\n${log}`);
-    log += new TextDecoder().decode(value);
-  }
-  stderr.releaseLock();
-  const ready = JSON.parse(log.split("\n").find((line) => line.includes('"msg":"ready"'))!);
-  const stop = async () => {
-    proc.kill("SIGTERM");
-    await proc.exited;
-    return new Response(proc.stdout).text();
-  };
-  return { ready, stop, log };
-}
-
 test("an empty DATA_DIR gets the demo postings and a first key that works as printed", async () => {
   const dataDir = tempDir();
   dirs.push(dataDir);
-  const first = await startProcess(dataDir);
+  const first = await spawnServer(dataDir);
   expect(first.ready.postings).toBeGreaterThanOrEqual(2000);
   const stdout = await first.stop();
   const key = /jsk_[0-9a-f]{16}_[A-Za-z0-9_-]{43}/.exec(stdout)?.[0];
@@ -44,7 +19,7 @@ test("an empty DATA_DIR gets the demo postings and a first key that works as pri
   expect(curl).toContain(`x-api-key: ${key}`);
 
   // Restarted: no second seeding, no second key, and the printed key works.
-  const second = await startProcess(dataDir);
+  const second = await spawnServer(dataDir);
   expect(second.ready.postings).toBe(first.ready.postings);
   const body = /-d '([^']+)'/.exec(curl)![1]!;
   const response = await fetch(`${second.ready.url}/v1/search`, {
@@ -62,7 +37,7 @@ test("an empty DATA_DIR gets the demo postings and a first key that works as pri
 test("DEMO_DATA=false leaves the table empty", async () => {
   const dataDir = tempDir();
   dirs.push(dataDir);
-  const server = await startProcess(dataDir, { DEMO_DATA: "false" });
+  const server = await spawnServer(dataDir, { DEMO_DATA: "false" });
   expect(server.ready.postings).toBe(0);
   await server.stop();
 }, 60_000);

@@ -70,3 +70,28 @@ export async function runCli(args: string[], env: Record<string, string> = {}) {
   ]);
   return { stdout, stderr, code };
 }
+
+/** Starts `bun server/main.ts` as a user would and waits for its "ready" log line. */
+export async function spawnServer(dataDir: string, env: Record<string, string> = {}) {
+  const proc = Bun.spawn(["bun", join(ROOT, "server/main.ts")], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", MODELS_DIR, ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const stderr = proc.stderr.getReader();
+  let log = "";
+  while (!log.includes('"msg":"ready"')) {
+    const { value, done } = await stderr.read();
+    if (done) throw new Error(`server exited before it was ready:\n${log}`);
+    log += new TextDecoder().decode(value);
+  }
+  stderr.releaseLock();
+  const ready = JSON.parse(log.split("\n").find((line) => line.includes('"msg":"ready"'))!);
+  const stop = async () => {
+    proc.kill("SIGTERM");
+    await proc.exited;
+    return new Response(proc.stdout).text();
+  };
+  return { ready, stop, log };
+}

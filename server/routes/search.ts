@@ -3,10 +3,16 @@ import { AppError, invalidParameter } from "../../shared/errors.ts";
 import { parseSearchRequest, type SearchResponse } from "../../shared/search.ts";
 import type { KeyStore } from "../auth/api-keys.ts";
 import { requireApiKey } from "../auth/guard.ts";
+import { enforceRateLimit, type RateLimiter } from "../auth/rate-limit.ts";
+import type { Config } from "../config.ts";
 import { searchJobs, type SearchDeps } from "../search/search.ts";
 
-/** GET and POST /v1/search (spec §4.1, §4.2): API key first, then parameters, then the search. */
-export function searchRoutes(deps: SearchDeps & { keys: KeyStore }) {
+/** GET and POST /v1/search (spec §4.1, §4.2): API key, then its rate limit, then parameters, then the search. */
+export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateLimiter; config: Config }) {
+  const authorize = async (request: Request) => {
+    const principal = requireApiKey(deps.keys, request.headers.get("x-api-key"));
+    await enforceRateLimit(deps.limiter, principal, deps.config.rateLimit.perMinute);
+  };
   const respond = async (raw: Record<string, unknown>, fromQueryString: boolean, requestId: string) => {
     const started = performance.now();
     const request = parseSearchRequest(raw, { queryField: "q", fromQueryString });
@@ -21,14 +27,14 @@ export function searchRoutes(deps: SearchDeps & { keys: KeyStore }) {
   };
 
   return new Elysia({ name: "search-routes" })
-    .get("/v1/search", ({ request, set }) => {
-      requireApiKey(deps.keys, request.headers.get("x-api-key"));
+    .get("/v1/search", async ({ request, set }) => {
+      await authorize(request);
       return respond(queryParameters(new URL(request.url)), true, String(set.headers["x-request-id"]));
     })
     .post(
       "/v1/search",
       async ({ request, set }) => {
-        requireApiKey(deps.keys, request.headers.get("x-api-key"));
+        await authorize(request);
         return respond(await jsonBody(request), false, String(set.headers["x-request-id"]));
       },
       { parse: "none" },

@@ -1,0 +1,183 @@
+import { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
+
+/** A registered client: what /register answered (without the secret) and the secret's hash. */
+export interface StoredClient {
+  info: Omit<OAuthClientInformationFull, "client_secret">;
+  /** SHA-256 of the client secret; null for public clients (token_endpoint_auth_method "none"). */
+  secretHash: Uint8Array | null;
+}
+
+/** What a person approved at /authorize; an authorization code carries it to /token. */
+export interface Approval {
+  clientId: string;
+  redirectUri: string;
+  /** Whether /authorize named the redirect_uri (then /token must repeat it, RFC 6749 §4.1.3). */
+  redirectUriGiven: boolean;
+  codeChallenge: string;
+  resource: string;
+  scope: string;
+  keyId: string;
+}
+
+export interface StoredCode extends Approval {
+  expiresAt: number;
+  /** Set once the code was exchanged: the grant it started, revoked if the code comes back. */
+  grantId: string | null;
+}
+
+/** A grant: one sign-in, and every access and refresh token descended from it (a token family). */
+export interface Grant {
+  id: string;
+  clientId: string;
+  keyId: string;
+  scope: string;
+  resource: string;
+  revokedAt: number | null;
+}
+
+export interface StoredRefreshToken {
+  grantId: string;
+  expiresAt: number;
+  usedAt: number | null;
+}
+
+export type OAuthStore = ReturnType<typeof openOAuthStore>;
+
+/**
+ * Clients, codes, grants and refresh tokens in `<dataDir>/auth.sqlite`, beside the API keys. Only
+ * hashes of codes, refresh tokens and client secrets are stored. Times are Unix seconds. The
+ * "use once" updates are conditional, so two processes racing for one code or token cannot both win.
+ */
+export function openOAuthStore(dataDir: string) {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(join(dataDir, "auth.sqlite"), { create: true, strict: true });
+  db.run("PRAGMA journal_mode = WAL");
+  db.run("PRAGMA busy_timeout = 5000");
+  db.run(SCHEMA);
+  const clientById = db.query<{ info: string; secret_hash: Uint8Array | null }, [string]>(
+    "SELECT info, secret_hash FROM oauth_clients WHERE client_id = ?",
+  );
+  const codeByHash = db.query<StoredCode, [Uint8Array]>(
+    `SELECT client_id AS clientId, redirect_uri AS redirectUri, redirect_uri_given AS redirectUriGiven,
+      code_challenge AS codeChallenge, resource, scope, key_id AS keyId, expires_at AS expiresAt, grant_id AS grantId
+     FROM oauth_codes WHERE code_hash = ?`,
+  );
+  const grantById = db.query<Grant, [string]>(
+    `SELECT id, client_id AS clientId, key_id AS keyId, scope, resource, revoked_at AS revokedAt
+     FROM oauth_grants WHERE id = ?`,
+  );
+  const refreshByHash = db.query<StoredRefreshToken, [Uint8Array]>(
+    "SELECT grant_id AS grantId, expires_at AS expiresAt, used_at AS usedAt FROM oauth_refresh_tokens WHERE token_hash = ?",
+  );
+  const insertRefresh = db.query("INSERT INTO oauth_refresh_tokens (token_hash, grant_id, expires_at) VALUES (?, ?, ?)");
+
+  return {
+    insertClient(client: StoredClient): void {
+      db.query("INSERT INTO oauth_clients (client_id, info, secret_hash, created_at) VALUES (?, ?, ?, ?)").run(
+        client.info.client_id, JSON.stringify(client.info), client.secretHash, client.info.client_id_issued_at ?? 0,
+      );
+    },
+
+    getClient(clientId: string): StoredClient | undefined {
+      const row = clientById.get(clientId);
+      return row ? { info: JSON.parse(row.info), secretHash: row.secret_hash } : undefined;
+    },
+
+    insertCode(codeHash: Uint8Array, approval: Approval, expiresAt: number): void {
+      db.query(
+        `INSERT INTO oauth_codes (code_hash, client_id, redirect_uri, redirect_uri_given, code_challenge, resource, scope, key_id, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        codeHash, approval.clientId, approval.redirectUri, approval.redirectUriGiven ? 1 : 0,
+        approval.codeChallenge, approval.resource, approval.scope, approval.keyId, expiresAt,
+      );
+    },
+
+    getCode(codeHash: Uint8Array): StoredCode | undefined {
+      const row = codeByHash.get(codeHash);
+      return row ? { ...row, redirectUriGiven: Boolean(row.redirectUriGiven) } : undefined;
+    },
+
+    /** Marks the code used and starts its grant (with a first refresh token, if any); false if someone used it first. */
+    redeemCode: db.transaction((codeHash: Uint8Array, grant: Grant, refreshHash: Uint8Array | null, refreshExpiresAt: number, now: number) => {
+      const claimed = db.query("UPDATE oauth_codes SET grant_id = ? WHERE code_hash = ? AND grant_id IS NULL").run(grant.id, codeHash);
+      if (claimed.changes === 0) return false;
+      db.query(
+        "INSERT INTO oauth_grants (id, client_id, key_id, scope, resource, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+      ).run(grant.id, grant.clientId, grant.keyId, grant.scope, grant.resource, now);
+      if (refreshHash !== null) insertRefresh.run(refreshHash, grant.id, refreshExpiresAt);
+      return true;
+    }),
+
+    getGrant(grantId: string): Grant | undefined {
+      return grantById.get(grantId) ?? undefined;
+    },
+
+    revokeGrant(grantId: string, now: number): void {
+      db.query("UPDATE oauth_grants SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").run(now, grantId);
+    },
+
+    getRefreshToken(tokenHash: Uint8Array): StoredRefreshToken | undefined {
+      return refreshByHash.get(tokenHash) ?? undefined;
+    },
+
+    /** Replaces a refresh token by its successor; false if it had been used already (then nothing changes). */
+    rotateRefreshToken: db.transaction((oldHash: Uint8Array, newHash: Uint8Array, grantId: string, expiresAt: number, now: number) => {
+      const used = db.query("UPDATE oauth_refresh_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL").run(now, oldHash);
+      if (used.changes === 0) return false;
+      insertRefresh.run(newHash, grantId, expiresAt);
+      return true;
+    }),
+
+    /** Drops what can no longer be used. Used codes stay a day so a late replay still revokes its grant. */
+    deleteExpired(now: number): void {
+      db.query("DELETE FROM oauth_codes WHERE expires_at < ?").run(now - 86_400);
+      db.query("DELETE FROM oauth_refresh_tokens WHERE expires_at < ?").run(now);
+    },
+
+    close: () => db.close(),
+  };
+}
+
+// --- internal ---
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS oauth_clients (
+  client_id TEXT PRIMARY KEY,
+  info TEXT NOT NULL,
+  secret_hash BLOB,
+  created_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS oauth_codes (
+  code_hash BLOB PRIMARY KEY,
+  client_id TEXT NOT NULL,
+  redirect_uri TEXT NOT NULL,
+  redirect_uri_given INTEGER NOT NULL,
+  code_challenge TEXT NOT NULL,
+  resource TEXT NOT NULL,
+  scope TEXT NOT NULL,
+  key_id TEXT NOT NULL,
+  expires_at INTEGER NOT NULL,
+  grant_id TEXT
+);
+CREATE TABLE IF NOT EXISTS oauth_grants (
+  id TEXT PRIMARY KEY,
+  client_id TEXT NOT NULL,
+  key_id TEXT NOT NULL,
+  scope TEXT NOT NULL,
+  resource TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  revoked_at INTEGER
+);
+CREATE TABLE IF NOT EXISTS oauth_refresh_tokens (
+  token_hash BLOB PRIMARY KEY,
+  grant_id TEXT NOT NULL,
+  expires_at INTEGER NOT NULL,
+  used_at INTEGER
+);
+CREATE INDEX IF NOT EXISTS oauth_codes_expiry ON oauth_codes (expires_at);
+CREATE INDEX IF NOT EXISTS oauth_refresh_tokens_expiry ON oauth_refresh_tokens (expires_at);
+`;

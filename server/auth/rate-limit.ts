@@ -1,0 +1,232 @@
+import { RedisClient } from "bun";
+import { AppError } from "../../shared/errors.ts";
+import { createLogger } from "../log.ts";
+import type { Principal } from "./principal.ts";
+
+/*
+ * GCRA (the generic cell rate algorithm, a token bucket kept as one timestamp per principal).
+ * A limit of N per minute emits one request every T = ceil(60 s / N) µs; the stored "theoretical
+ * arrival time" (TAT) moves T ahead with each allowed request, and a request is allowed while
+ * TAT + T - N·T <= now. A fresh principal therefore gets exactly N at once, then one every T:
+ * smooth, no window edges to burst across. All arithmetic is in whole microseconds, exact in
+ * doubles (and in Redis' Lua) until the year 2255; rounding T up keeps bursts at exactly N and
+ * the sustained rate at most N per minute (at most N µs slower per minute).
+ */
+
+export interface RateDecision {
+  allowed: boolean;
+  remaining: number;
+  /** whole seconds ≥ 1 until a request would be allowed, jitter included; 0 when allowed */
+  retryAfter: number;
+}
+
+export interface RateLimiter {
+  /** Counts one request of the principal when it is allowed; a refused request costs nothing. */
+  hit(principalId: string, limitPerMinute: number): Promise<RateDecision>;
+  close(): Promise<void> | void;
+}
+
+/**
+ * Per-process limiter. Memory stays bounded: a principal whose bucket is full again is
+ * indistinguishable from a new one, so such entries are dropped once per minute of clock time.
+ * `now` (ms) and `random` ([0, 1)) exist for tests.
+ */
+export function createMemoryRateLimiter(options: { now?: () => number; random?: () => number } = {}): RateLimiter {
+  const { now = Date.now, random = Math.random } = options;
+  const arrivals = new Map<string, number>();
+  let nextSweep = 0;
+  return {
+    async hit(principalId, limitPerMinute) {
+      const at = toMicros(now());
+      if (at >= nextSweep) {
+        for (const [id, tat] of arrivals) if (tat <= at) arrivals.delete(id);
+        nextSweep = at + MINUTE_US;
+      }
+      const step = gcra(arrivals.get(principalId), at, limitPerMinute);
+      if (step.allowed) arrivals.set(principalId, step.tat);
+      return decide(step, random);
+    },
+    close() {
+      arrivals.clear();
+    },
+  };
+}
+
+/**
+ * Limiter whose state lives in Redis, so every process sharing `url` enforces one combined limit.
+ * Each hit is one atomic Lua script (EVALSHA, EVAL on NOSCRIPT); keys expire when their bucket is
+ * full again. Without an injected `now` the script reads Redis' own clock, so process clocks may
+ * differ.
+ *
+ * Redis failure policy: fail over, never closed and never fully open. When Redis cannot be reached,
+ * errors, or takes over 500 ms to answer, the hit is decided by an in-process limiter with the same
+ * limit (so during an outage each process allows up to the limit on its own), one warning is logged
+ * per outage, and a reconnect is tried in the background at most once a second; hits use Redis
+ * again as soon as it answers. Only the first connection attempt is awaited.
+ */
+export function createRedisRateLimiter(
+  url: string,
+  options: { now?: () => number; random?: () => number; prefix?: string } = {},
+): RateLimiter {
+  const { now, random = Math.random, prefix = "jobsearch:rate:" } = options;
+  const fallback = createMemoryRateLimiter({ now: now ?? Date.now, random });
+  const log = createLogger("info");
+  let client: RedisClient | undefined;
+  let connecting: Promise<void> | undefined;
+  let first: Promise<void> | undefined;
+  let retryAt = 0;
+  let failing = false;
+  let closed = false;
+
+  const fail = (error: unknown) => {
+    client?.close();
+    client = undefined;
+    retryAt = performance.now() + RECONNECT_DELAY_MS;
+    if (!failing) log.warn("rate limit: Redis unavailable, limiting per process until it is back", { error });
+    failing = true;
+  };
+
+  const open = async (): Promise<void> => {
+    const fresh = new RedisClient(url, { autoReconnect: false, enableOfflineQueue: false, connectionTimeout: CONNECT_TIMEOUT_MS });
+    try {
+      await fresh.connect();
+      if (closed) fresh.close();
+      else client = fresh;
+    } catch (error) {
+      fresh.close();
+      fail(error);
+    }
+  };
+  const connect = (): Promise<void> => (connecting ??= open().finally(() => (connecting = undefined)));
+
+  // Every hit waits for the first attempt only; later reconnects run behind the fallback.
+  const connection = async (): Promise<RedisClient | undefined> => {
+    first ??= connect();
+    await first;
+    if (client?.connected) return client;
+    if (client) fail(new Error("connection to Redis lost"));
+    if (performance.now() >= retryAt) void connect();
+    return undefined;
+  };
+
+  return {
+    async hit(principalId, limitPerMinute) {
+      checkLimit(limitPerMinute);
+      const redis = closed ? undefined : await connection();
+      if (redis) {
+        try {
+          const at = now ? String(toMicros(now())) : "";
+          const reply = await withTimeout(runScript(redis, [prefix + principalId], [String(limitPerMinute), at]));
+          if (failing) log.info("rate limit: Redis is back");
+          failing = false;
+          const [allowed, remaining, waitUs] = reply as [number, number, number];
+          return decide({ allowed: allowed === 1, remaining, waitUs }, random);
+        } catch (error) {
+          if (client === redis) fail(error);
+        }
+      }
+      return fallback.hit(principalId, limitPerMinute);
+    },
+    async close() {
+      closed = true;
+      client?.close();
+      client = undefined;
+      await connecting;
+      await fallback.close();
+    },
+  };
+}
+
+/** Redis when redisUrl is set, memory otherwise. */
+export function createRateLimiter(settings: { redisUrl?: string }): RateLimiter {
+  return settings.redisUrl ? createRedisRateLimiter(settings.redisUrl) : createMemoryRateLimiter();
+}
+
+/**
+ * Counts one request of `principal` against its own limit (principal.rateLimit ?? defaultPerMinute).
+ * Throws AppError("RATE_LIMITED", "Rate limit exceeded", { retryAfter }) when it is over the limit.
+ */
+export async function enforceRateLimit(limiter: RateLimiter, principal: Principal, defaultPerMinute: number): Promise<void> {
+  const decision = await limiter.hit(principal.id, principal.rateLimit ?? defaultPerMinute);
+  if (!decision.allowed) throw new AppError("RATE_LIMITED", "Rate limit exceeded", { retryAfter: decision.retryAfter });
+}
+
+// --- internal ---
+
+const MINUTE_US = 60_000_000;
+const CONNECT_TIMEOUT_MS = 1000;
+const COMMAND_TIMEOUT_MS = 500;
+const RECONNECT_DELAY_MS = 1000;
+
+interface Step {
+  allowed: boolean;
+  remaining: number;
+  /** µs until a request would be allowed; 0 when allowed */
+  waitUs: number;
+  /** the principal's new TAT, stored only when allowed */
+  tat: number;
+}
+
+/** One GCRA step; `runScript` below is the same in Lua, keep them in step. */
+function gcra(storedTat: number | undefined, now: number, limit: number): Step {
+  checkLimit(limit);
+  const interval = Math.ceil(MINUTE_US / limit);
+  const tat = Math.max(storedTat ?? now, now) + interval;
+  const allowAt = tat - interval * limit;
+  if (allowAt > now) return { allowed: false, remaining: 0, waitUs: allowAt - now, tat };
+  return { allowed: true, remaining: Math.floor((now - allowAt) / interval), waitUs: 0, tat };
+}
+
+/** Jitter: a uniform 0–1 s is added to the exact wait before rounding up, so
+ * ceil(wait) <= retryAfter <= ceil(wait) + 1, never below the true wait. */
+function decide(step: Omit<Step, "tat">, random: () => number): RateDecision {
+  if (step.allowed) return { allowed: true, remaining: step.remaining, retryAfter: 0 };
+  const jitterUs = Math.min(Math.max(random(), 0), 1) * 1_000_000;
+  return { allowed: false, remaining: 0, retryAfter: Math.max(1, Math.ceil((step.waitUs + jitterUs) / 1_000_000)) };
+}
+
+function checkLimit(limit: number): void {
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new AppError("INTERNAL_ERROR", `rate limit must be a positive whole number per minute, got ${limit}`);
+  }
+}
+
+function toMicros(ms: number): number {
+  return Math.round(ms * 1000);
+}
+
+// KEYS[1] principal key; ARGV[1] limit per minute, ARGV[2] now in µs or "" for Redis' clock.
+// Returns {allowed 0|1, remaining, wait µs}. string.format('%d') keeps 16-digit µs exact.
+const GCRA_LUA = `
+local limit = tonumber(ARGV[1])
+local now = tonumber(ARGV[2])
+if not now then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+end
+local interval = math.ceil(${MINUTE_US} / limit)
+local tat = math.max(tonumber(redis.call('GET', KEYS[1])) or now, now) + interval
+local allowAt = tat - interval * limit
+if allowAt > now then return {0, 0, allowAt - now} end
+redis.call('SET', KEYS[1], string.format('%d', tat), 'PX', string.format('%d', math.ceil((tat - now) / 1000)))
+return {1, math.floor((now - allowAt) / interval), 0}
+`;
+const GCRA_SHA = new Bun.CryptoHasher("sha1").update(GCRA_LUA).digest("hex");
+
+async function runScript(redis: RedisClient, keys: string[], args: string[]): Promise<unknown> {
+  const params = [String(keys.length), ...keys, ...args];
+  try {
+    return await redis.send("EVALSHA", [GCRA_SHA, ...params]);
+  } catch (error) {
+    if (!String((error as Error).message).startsWith("NOSCRIPT")) throw error;
+    return await redis.send("EVAL", [GCRA_LUA, ...params]);
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${COMMAND_TIMEOUT_MS} ms`)), COMMAND_TIMEOUT_MS);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

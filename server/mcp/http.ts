@@ -1,0 +1,104 @@
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import { Elysia } from "elysia";
+import { AppError } from "../../shared/errors.ts";
+import { errorResponse } from "../app.ts";
+import type { KeyStore } from "../auth/api-keys.ts";
+import { requireApiKey } from "../auth/guard.ts";
+import type { Principal } from "../auth/principal.ts";
+import { enforceRateLimit, type RateLimiter } from "../auth/rate-limit.ts";
+import { baseUrl, resourceMetadataUrl } from "../base-url.ts";
+import type { Config } from "../config.ts";
+import type { Logger } from "../log.ts";
+import type { SearchDeps } from "../search/search.ts";
+import { createMcpServer } from "./server.ts";
+
+export interface McpDeps extends SearchDeps {
+  keys: KeyStore;
+  log: Logger;
+  limiter: RateLimiter;
+  config: Config;
+  /** Resolves an OAuth access token to its principal; throws InvalidTokenError when it is not valid. */
+  verifyBearer(token: string, base: string): Promise<Principal>;
+}
+
+/**
+ * POST /mcp: Streamable HTTP in stateless mode, a fresh server and transport per request.
+ * Bearer token first, `x-api-key` as the fallback; then the rate limit; then the SDK.
+ * GET and DELETE answer 405 (stateless mode has no stream to open or session to end).
+ */
+export function mcpRoutes(deps: McpDeps) {
+  const notAllowed = () => new Response(null, { status: 405, headers: { allow: "POST" } });
+  return new Elysia({ name: "mcp-routes" })
+    .get("/mcp", notAllowed)
+    .delete("/mcp", notAllowed)
+    .post("/mcp", ({ request, set }) => handleMcp(deps, request, String(set.headers["x-request-id"])), { parse: "none" });
+}
+
+// --- internal ---
+
+async function handleMcp(deps: McpDeps, request: Request, requestId: string): Promise<Response> {
+  try {
+    return await serveMcp(deps, request, requestId);
+  } catch (error) {
+    deps.log.error("unexpected error", { request_id: requestId, route: "/mcp", error });
+    return jsonRpcError(500, -32603, "Internal error", requestId);
+  }
+}
+
+async function serveMcp(deps: McpDeps, request: Request, requestId: string): Promise<Response> {
+  const base = baseUrl(deps.config.publicUrl, request);
+  let principal: Principal | undefined;
+  try {
+    principal = await authenticate(deps, request, base);
+    if (principal === undefined) return unauthorized(base, requestId);
+    await enforceRateLimit(deps.limiter, principal, deps.config.rateLimit.perMinute);
+  } catch (error) {
+    if (error instanceof InvalidTokenError) return unauthorized(base, requestId, error.message);
+    if (error instanceof AppError && error.status < 500) return errorResponse(error, requestId);
+    throw error;
+  }
+
+  let failed = false;
+  const server = createMcpServer(deps, { requestId, onInternalError: () => (failed = true) });
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  try {
+    await server.connect(transport);
+    const response = await transport.handleRequest(request, {
+      authInfo: { token: "", clientId: principal.clientId ?? principal.id, scopes: [], extra: { principal } },
+    });
+    response.headers.set("x-request-id", requestId);
+    if (!failed) return response;
+    return new Response(await response.text(), { status: 500, headers: response.headers });
+  } finally {
+    await transport.close();
+    await server.close();
+  }
+}
+
+/** The principal of the request, or undefined when it carries neither a Bearer token nor an API key. */
+async function authenticate(deps: McpDeps, request: Request, base: string): Promise<Principal | undefined> {
+  const authorization = request.headers.get("authorization");
+  const bearer = authorization?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
+  if (bearer) return deps.verifyBearer(bearer, base);
+  if (authorization) throw new InvalidTokenError("the Authorization header must be Bearer <token>");
+  const apiKey = request.headers.get("x-api-key");
+  return apiKey === null ? undefined : requireApiKey(deps.keys, apiKey);
+}
+
+/** 401 as spec §5 rule 1: JSON-RPC -32600 `Unauthorized`, id null, and where to discover how to sign in. */
+function unauthorized(base: string, requestId: string, invalidToken?: string): Response {
+  let challenge = `Bearer resource_metadata="${resourceMetadataUrl(base)}"`;
+  if (invalidToken !== undefined) {
+    challenge = `Bearer error="invalid_token", error_description="${invalidToken.replaceAll('"', "'")}", resource_metadata="${resourceMetadataUrl(base)}"`;
+  }
+  return jsonRpcError(401, -32600, "Unauthorized", requestId, { "www-authenticate": challenge });
+}
+
+function jsonRpcError(status: number, code: number, message: string, requestId: string, headers: Record<string, string> = {}): Response {
+  const body = { jsonrpc: "2.0", error: { code, message }, id: null };
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json", "x-request-id": requestId, ...headers },
+  });
+}

@@ -1,0 +1,51 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import pkg from "../../package.json" with { type: "json" };
+import { AppError } from "../../shared/errors.ts";
+import type { Logger } from "../log.ts";
+import type { SearchDeps } from "../search/search.ts";
+import { listCitiesTool } from "./tools/list-cities.ts";
+import { searchJobsTool } from "./tools/search-jobs.ts";
+import type { McpTool } from "./tool.ts";
+
+const TOOLS = new Map<string, McpTool>([searchJobsTool, listCitiesTool].map((tool) => [tool.definition.name, tool]));
+const DEFINITIONS = [...TOOLS.values()].map((tool) => tool.definition);
+export const SERVER_NAME = "jobsearch";
+
+/**
+ * A fresh MCP server for one request (stateless mode). Tool definitions are built once per
+ * process; a tool's AppError becomes an `isError` result with its message, anything else is
+ * logged and answered as JSON-RPC -32603 `Internal error`.
+ */
+export function createMcpServer(
+  deps: SearchDeps & { log: Logger },
+  context: { requestId: string; onInternalError: () => void },
+): Server {
+  const server = new Server(
+    { name: SERVER_NAME, version: pkg.version },
+    { capabilities: { tools: { listChanged: false } } },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: DEFINITIONS }));
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const { name, arguments: args = {} } = request.params;
+    const tool = TOOLS.get(name);
+    if (!tool) return errorResult(`MCP error -32602: Tool ${name} not found`);
+    try {
+      const output = await tool.call(args, deps);
+      return { content: [{ type: "text", text: JSON.stringify(output) }], structuredContent: output };
+    } catch (error) {
+      if (error instanceof AppError && error.status < 500) return errorResult(error.message);
+      deps.log.error("unexpected error", { request_id: context.requestId, route: "/mcp", tool: name, error });
+      context.onInternalError();
+      // The SDK sends `code` and `message` of what a handler throws as the JSON-RPC error.
+      throw Object.assign(new Error("Internal error"), { code: -32603 });
+    }
+  });
+  return server;
+}
+
+// --- internal ---
+
+function errorResult(text: string): CallToolResult {
+  return { isError: true, content: [{ type: "text", text }] };
+}

@@ -1,0 +1,26 @@
+import { parseSearchRequest, SearchArgumentsSchema, SearchResultsSchema, type SearchResults } from "../../../shared/search.ts";
+import { searchJobs } from "../../search/search.ts";
+import { READ_ONLY, jsonSchema, type McpTool } from "../tool.ts";
+
+export const searchJobsTool: McpTool = {
+  definition: {
+    name: "search_jobs",
+    title: "Search job postings",
+    description: [
+      "Semantic search over job postings: describe the job in words or sentences and get the best-matching postings, each with a relevance score from 0 to 1.",
+      "Filters narrow the set before ranking: city (exact and case-sensitive; call list_cities for valid names), country (two-letter code such as US), since/until (publish time, exclusive), source (data source).",
+      "Paging: top_k results per page (1-100, default 20), offset = index of the first result; offset 0 with top_k 20 is page 1, offset 20 page 2. A page holds those relevance ranks, displayed newest first, then by score.",
+      "detail=full adds the whole job description; keep summary for browsing.",
+    ].join(" "),
+    inputSchema: jsonSchema(SearchArgumentsSchema),
+    outputSchema: jsonSchema(SearchResultsSchema),
+    annotations: { title: "Search job postings", ...READ_ONLY },
+  },
+
+  async call(args, deps) {
+    const request = parseSearchRequest(args, { queryField: "query", fromQueryString: false });
+    const results = await searchJobs(deps, request);
+    const output: SearchResults = { total: results.length, results };
+    return output;
+  },
+};

@@ -1,0 +1,187 @@
+import { InvalidClientError, InvalidClientMetadataError, InvalidRequestError, OAuthError, ServerError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import { Elysia } from "elysia";
+import type { KeyStore } from "../auth/api-keys.ts";
+import type { AuthorizationCheck, AuthorizationRequest } from "../auth/oauth/authorize.ts";
+import { authorizationServerMetadata, protectedResourceMetadata } from "../auth/oauth/metadata.ts";
+import { PAGE_HEADERS, renderErrorPage, renderSignInPage } from "../auth/oauth/page.ts";
+import type { AuthorizationServer, OAuthServer } from "../auth/oauth/server.ts";
+import { baseUrl } from "../base-url.ts";
+import type { Config } from "../config.ts";
+
+/**
+ * OAuth for /mcp: RFC 9728 resource metadata always; the built-in authorization server's
+ * metadata, /register, /authorize, /token and /revoke only when no external issuer is configured.
+ * Errors are answered here in OAuth's own shapes (RFC 6749 §5.2, RFC 7591 §3.2.2), never thrown on.
+ */
+export function oauthRoutes(deps: { config: Config; keys: KeyStore; oauth: OAuthServer }) {
+  const { config, oauth } = deps;
+  const resourceMetadata = ({ request }: { request: Request }) =>
+    json(protectedResourceMetadata(baseUrl(config.publicUrl, request), config));
+  const plugin = new Elysia()
+    .get("/.well-known/oauth-protected-resource", resourceMetadata)
+    .get("/.well-known/oauth-protected-resource/mcp", resourceMetadata)
+    .options("/.well-known/*", preflight);
+  if (oauth.authorizationServer) plugin.use(authorizationServerRoutes(config, oauth.authorizationServer));
+  return plugin;
+}
+
+// --- internal ---
+
+function authorizationServerRoutes(config: Config, as: AuthorizationServer) {
+  const base = (request: Request) => baseUrl(config.publicUrl, request);
+  return new Elysia()
+    .get("/.well-known/oauth-authorization-server", ({ request }) => json(authorizationServerMetadata(base(request))))
+    .post("/register", ({ request }) => answer(async () => json(as.register(await jsonBody(request)), 201)), { parse: "none" })
+    .get("/authorize", ({ request }) => {
+      const params = uniqueParams(new URL(request.url).searchParams);
+      if (params instanceof OAuthError) return page(400, renderErrorPage("Invalid request", params.message));
+      const b = base(request);
+      return answerCheck(as.checkAuthorization(params, b), (authRequest) =>
+        page(200, renderSignInPage({ request: authRequest, action: `${b}/authorize`, formToken: as.formToken(authRequest, b) })));
+    })
+    .post("/authorize", async ({ request }) => {
+      const b = base(request);
+      if (crossSite(request, b)) return page(403, renderErrorPage("Request refused", "This form can only be sent from this site's own sign-in page."));
+      const params = await bodyParams(request).catch((error: unknown) => {
+        if (error instanceof OAuthError) return error;
+        throw error;
+      });
+      if (params instanceof OAuthError) return page(400, renderErrorPage("Invalid request", params.message));
+      return answerCheck(as.checkAuthorization(params, b), (authRequest) => {
+        if (!as.checkFormToken(authRequest, b, params.csrf_token)) {
+          return page(400, renderErrorPage("Sign-in form expired", "Go back to your application and start signing in again."));
+        }
+        if (params.decision === "deny") return redirect(as.deny(authRequest, b));
+        const location = as.approve(authRequest, params.api_key ?? "", b);
+        if (location) return redirect(location);
+        const error = params.api_key ? "That API key is not valid or has been revoked." : "Enter your API key.";
+        const formToken = as.formToken(authRequest, b);
+        return page(200, renderSignInPage({ request: authRequest, action: `${b}/authorize`, formToken, error }));
+      });
+    }, { parse: "none" })
+    .post("/token", ({ request }) =>
+      answer(async () => json(await as.token(await bodyParams(request), request.headers.get("authorization"), base(request)))),
+      { parse: "none" })
+    .post("/revoke", ({ request }) =>
+      answer(async () => {
+        await as.revoke(await bodyParams(request), request.headers.get("authorization"), base(request));
+        return new Response(null, { status: 200, headers: CORS });
+      }),
+      { parse: "none" })
+    .options("/register", preflight)
+    .options("/token", preflight)
+    .options("/revoke", preflight);
+}
+
+/** An invalid request gets an error page, an error the client may see goes to its redirect_uri, a valid one goes on. */
+function answerCheck(check: AuthorizationCheck, onValid: (request: AuthorizationRequest) => Response): Response {
+  if (check.kind === "invalid") return page(400, renderErrorPage("Invalid authorization request", check.error.message));
+  if (check.kind === "redirect") return redirect(check.location);
+  return onValid(check.request);
+}
+
+/**
+ * A browser always sends Origin with a form POST (and Sec-Fetch-Site where supported): a post from
+ * another site is refused here, so a third-party page cannot submit the form. Clients that are not
+ * browsers send neither and still need the form's token.
+ */
+function crossSite(request: Request, base: string): boolean {
+  const origin = request.headers.get("origin");
+  if (origin !== null && origin !== new URL(base).origin) return true;
+  return request.headers.get("sec-fetch-site") === "cross-site";
+}
+
+/** Endpoints that browser-based MCP clients call from their own origin; no cookies are involved. */
+const CORS = { "access-control-allow-origin": "*" };
+
+function preflight(): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...CORS,
+      "access-control-allow-methods": "GET, POST, OPTIONS",
+      "access-control-allow-headers": "authorization, content-type, mcp-protocol-version",
+      "access-control-max-age": "86400",
+    },
+  });
+}
+
+function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json", "cache-control": "no-store", pragma: "no-cache", ...CORS, ...headers },
+  });
+}
+
+/** Runs a JSON endpoint; OAuth errors become their RFC 6749 §5.2 body (401 for invalid_client). */
+async function answer(run: () => Promise<Response>): Promise<Response> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!(error instanceof OAuthError)) throw error;
+    if (error instanceof InvalidClientError) {
+      return json(error.toResponseObject(), 401, { "www-authenticate": 'Basic realm="oauth", charset="UTF-8"' });
+    }
+    return json(error.toResponseObject(), error instanceof ServerError ? 500 : 400);
+  }
+}
+
+function page(status: number, html: string): Response {
+  return new Response(html, { status, headers: PAGE_HEADERS });
+}
+
+function redirect(location: string): Response {
+  return new Response(null, { status: 302, headers: { location, "cache-control": "no-store" } });
+}
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+async function readBody(request: Request): Promise<string> {
+  const text = await request.text();
+  if (text.length > MAX_BODY_BYTES) throw new InvalidRequestError("request body is too large");
+  return text;
+}
+
+/** RFC 7591 bodies are JSON; anything unparsable is invalid client metadata. */
+async function jsonBody(request: Request): Promise<unknown> {
+  try {
+    return JSON.parse(await readBody(request));
+  } catch {
+    throw new InvalidClientMetadataError("the body must be a JSON object of client metadata");
+  }
+}
+
+/** Form-encoded parameters (what OAuth specifies), or a flat JSON object of strings, which some clients send. */
+async function bodyParams(request: Request): Promise<Record<string, string>> {
+  const text = await readBody(request);
+  const type = request.headers.get("content-type") ?? "";
+  if (!type.includes("json")) {
+    const params = uniqueParams(new URLSearchParams(text));
+    if (params instanceof OAuthError) throw params;
+    return params;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new InvalidRequestError("malformed JSON body");
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new InvalidRequestError("body must be an object");
+  const params: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parsed)) {
+    if (typeof value === "string") params[name] = value;
+    else if (typeof value === "number" || typeof value === "boolean") params[name] = String(value);
+    else throw new InvalidRequestError(`${name} must be a string`);
+  }
+  return params;
+}
+
+/** RFC 6749 §3.1: parameters must not be repeated; a repeated one makes the request invalid. */
+function uniqueParams(search: URLSearchParams): Record<string, string> | OAuthError {
+  const params: Record<string, string> = {};
+  for (const [name, value] of search) {
+    if (Object.hasOwn(params, name)) return new InvalidRequestError(`${name} is given more than once`);
+    params[name] = value;
+  }
+  return params;
+}
