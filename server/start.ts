@@ -32,7 +32,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   });
   const keys = openKeyStore(config.dataDir);
   const oauth = await createOAuthServer({ dataDir: config.dataDir, config, keys });
-  const limiter = createRateLimiter(config.rateLimit);
+  const limiter = createRateLimiter(config.rateLimit, log);
   if (config.demoData) await seedDemoData({ store, embedder }, log);
 
   const app = createApp({ config, store, embedder, keys, log, limiter, oauth, verifyBearer: oauth.verifyBearer });

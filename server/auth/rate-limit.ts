@@ -1,6 +1,6 @@
 import { RedisClient } from "bun";
 import { AppError } from "../../shared/errors.ts";
-import { createLogger } from "../log.ts";
+import { createLogger, type Logger } from "../log.ts";
 import type { Principal } from "./principal.ts";
 
 /*
@@ -66,11 +66,10 @@ export function createMemoryRateLimiter(options: { now?: () => number; random?: 
  */
 export function createRedisRateLimiter(
   url: string,
-  options: { now?: () => number; random?: () => number; prefix?: string } = {},
+  options: { now?: () => number; random?: () => number; prefix?: string; log?: Logger } = {},
 ): RateLimiter {
-  const { now, random = Math.random, prefix = "jobsearch:rate:" } = options;
+  const { now, random = Math.random, prefix = "jobsearch:rate:", log = createLogger("info") } = options;
   const fallback = createMemoryRateLimiter({ now: now ?? Date.now, random });
-  const log = createLogger("info");
   let client: RedisClient | undefined;
   let connecting: Promise<void> | undefined;
   let first: Promise<void> | undefined;
@@ -138,8 +137,8 @@ export function createRedisRateLimiter(
 }
 
 /** Redis when redisUrl is set, memory otherwise. */
-export function createRateLimiter(settings: { redisUrl?: string }): RateLimiter {
-  return settings.redisUrl ? createRedisRateLimiter(settings.redisUrl) : createMemoryRateLimiter();
+export function createRateLimiter(settings: { redisUrl?: string }, log?: Logger): RateLimiter {
+  return settings.redisUrl ? createRedisRateLimiter(settings.redisUrl, log ? { log } : {}) : createMemoryRateLimiter();
 }
 
 /**
