@@ -3,10 +3,9 @@ import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { fixturePostings } from "./fixtures/postings.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
-import { signIn } from "./sign-in.ts";
+import { memoryProvider, signIn } from "./sign-in.ts";
 
 const REDIRECT = "http://127.0.0.1:8976/callback";
 let t: TestServer;
@@ -18,27 +17,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.stop());
 
-/** An MCP client's OAuth state, as an unmodified SDK client keeps it. */
-function memoryProvider() {
-  const saved: { client?: OAuthClientInformationMixed; tokens?: OAuthTokens; verifier?: string; url?: URL } = {};
-  const provider: OAuthClientProvider = {
-    redirectUrl: REDIRECT,
-    clientMetadata: { client_name: "E2E Agent", redirect_uris: [REDIRECT] },
-    clientInformation: () => saved.client,
-    saveClientInformation: (info) => void (saved.client = info),
-    tokens: () => saved.tokens,
-    saveTokens: (tokens) => void (saved.tokens = tokens),
-    redirectToAuthorization: (url) => void (saved.url = url),
-    saveCodeVerifier: (verifier) => void (saved.verifier = verifier),
-    codeVerifier: () => saved.verifier!,
-  };
-  return { provider, saved };
-}
-
 const transportFor = (provider: OAuthClientProvider) => new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`), { authProvider: provider });
 
 test("an SDK client discovers, registers, signs in with an API key, calls both tools and refreshes", async () => {
-  const { provider, saved } = memoryProvider();
+  const { provider, saved } = memoryProvider(REDIRECT, "E2E Agent");
 
   // 1. The first request gets 401; the SDK follows WWW-Authenticate to the metadata, registers and redirects.
   const first = new Client({ name: "e2e", version: "1.0.0" });
@@ -86,7 +68,7 @@ test("an SDK client discovers, registers, signs in with an API key, calls both t
 
 test("OAuth usage counts against the signing-in key's rate limit, and revoking the key ends its tokens", async () => {
   const created = t.server.keys.create("small", 3);
-  const { provider, saved } = memoryProvider();
+  const { provider, saved } = memoryProvider(REDIRECT, "E2E Agent");
   const transport = transportFor(provider);
   await expect(new Client({ name: "e2e", version: "1" }).connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
   const approved = await signIn(saved.url!.href, created.key);

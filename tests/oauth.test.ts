@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { auth, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import { parseForm, postForm, signIn } from "./sign-in.ts";
+import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
+import { memoryProvider, parseForm, postForm, signIn } from "./sign-in.ts";
 import { InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import {
   OAuthMetadataSchema,
   OAuthProtectedResourceMetadataSchema,
-  type OAuthClientInformationMixed,
   type OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { Elysia } from "elysia";
@@ -546,19 +545,7 @@ describe("the MCP SDK's own client", () => {
   afterAll(() => t.stop());
 
   test("auth() discovers, registers, signs in with PKCE and resource, and refreshes", async () => {
-    const saved: { client?: OAuthClientInformationMixed; tokens?: OAuthTokens; verifier?: string; url?: URL } = {};
-    const provider: OAuthClientProvider = {
-      redirectUrl: REDIRECT,
-      clientMetadata: { client_name: "SDK test", redirect_uris: [REDIRECT] },
-      clientInformation: () => saved.client,
-      saveClientInformation: (info) => void (saved.client = info),
-      tokens: () => saved.tokens,
-      saveTokens: (tokens) => void (saved.tokens = tokens),
-      redirectToAuthorization: (url) => void (saved.url = url),
-      saveCodeVerifier: (verifier) => void (saved.verifier = verifier),
-      codeVerifier: () => saved.verifier!,
-      state: () => "sdk-state",
-    };
+    const { provider, saved } = memoryProvider(REDIRECT, "SDK test", "sdk-state");
     const serverUrl = `${t.base}/mcp`;
     expect(await auth(provider, { serverUrl })).toBe("REDIRECT");
     expect(saved.url!.searchParams.get("resource")).toBe(`${t.base}/mcp`);

@@ -1,4 +1,6 @@
 import { expect } from "bun:test";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 
 /** What a person does in a browser without JavaScript on the /authorize page, done programmatically. */
 
@@ -32,3 +34,21 @@ export async function signIn(url: string, apiKey: string, extra: Record<string, 
   return postForm(form.action, { ...form.fields, api_key: apiKey, ...extra });
 }
 
+
+/** An MCP client's OAuth state kept in memory, as an unmodified SDK client keeps it. */
+export function memoryProvider(redirectUrl: string, clientName: string, state?: string) {
+  const saved: { client?: OAuthClientInformationMixed; tokens?: OAuthTokens; verifier?: string; url?: URL } = {};
+  const provider: OAuthClientProvider = {
+    redirectUrl,
+    clientMetadata: { client_name: clientName, redirect_uris: [redirectUrl] },
+    clientInformation: () => saved.client,
+    saveClientInformation: (info) => void (saved.client = info),
+    tokens: () => saved.tokens,
+    saveTokens: (tokens) => void (saved.tokens = tokens),
+    redirectToAuthorization: (url) => void (saved.url = url),
+    saveCodeVerifier: (verifier) => void (saved.verifier = verifier),
+    codeVerifier: () => saved.verifier!,
+    ...(state === undefined ? {} : { state: () => state }),
+  };
+  return { provider, saved };
+}
