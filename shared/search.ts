@@ -23,12 +23,27 @@ export interface SearchFilters {
   source?: string;
 }
 
+/** Which retrievers rank a search: both (the default), or one alone (for evaluation and comparison). */
+export type Retrieval = "hybrid" | "bm25" | "vector";
+
+export type SortOrder = "date" | "relevance";
+
 export interface SearchRequest {
   query: string;
   filters: SearchFilters;
   topK: number;
   offset: number;
   detail: Detail;
+  /** Results scoring below it are left out (before paging). */
+  minScore: number;
+  /** How a page is displayed: newest first (the spec's order) or by relevance. */
+  sort: SortOrder;
+  /** Show only the newest of postings with the same company and title (reposts). */
+  collapse: boolean;
+  /** REST only: add bm25_rank, vector_rank and fused_score to each result. */
+  explain: boolean;
+  /** Internal: the evaluation compares retrievers; callers always get "hybrid". */
+  retrieval?: Retrieval;
 }
 
 /** REST search response (spec §2.2). */
@@ -82,10 +97,10 @@ export function parseSearchRequest(
   if (offset < 0) throw invalidParameter("offset must be an integer >= 0");
   if (offset > OFFSET_MAX) throw invalidParameter(`offset must be at most ${OFFSET_MAX}`);
 
-  const detail = readText(raw, "detail") ?? "summary";
-  if (detail !== "summary" && detail !== "full") {
-    throw invalidParameter("detail must be one of: summary, full");
-  }
+  const detail = readChoice(raw, "detail", ["summary", "full"]) ?? "summary";
+  const sort = readChoice(raw, "sort", ["date", "relevance"]) ?? "date";
+  const minScore = readNumber(raw, "min_score", fromQueryString) ?? 0;
+  if (minScore < 0 || minScore > 1) throw invalidParameter("min_score must be a number from 0 to 1");
 
   return {
     query: query.trim(),
@@ -93,6 +108,10 @@ export function parseSearchRequest(
     topK: Math.min(TOP_K_MAX, Math.max(1, topK)),
     offset,
     detail,
+    minScore,
+    sort,
+    collapse: readBoolean(raw, "collapse", fromQueryString) ?? true,
+    explain: queryField === "q" ? (readBoolean(raw, "explain", fromQueryString) ?? false) : false,
   };
 }
 
@@ -120,6 +139,32 @@ function readTime(raw: Record<string, unknown>, name: string): number | undefine
   return seconds;
 }
 
+function readChoice<T extends string>(raw: Record<string, unknown>, name: string, choices: readonly T[]): T | undefined {
+  const value = readText(raw, name);
+  if (value === undefined) return undefined;
+  if (!(choices as readonly string[]).includes(value)) throw invalidParameter(`${name} must be one of: ${choices.join(", ")}`);
+  return value as T;
+}
+
+function readBoolean(raw: Record<string, unknown>, name: string, fromQueryString: boolean): boolean | undefined {
+  const value = raw[name];
+  if (value === undefined || value === null || value === "") return undefined;
+  if (typeof value === "boolean") return value;
+  if (fromQueryString && (value === "true" || value === "false")) return value === "true";
+  throw invalidParameter(`${name} must be true or false`);
+}
+
+function readNumber(raw: Record<string, unknown>, name: string, fromQueryString: boolean): number | undefined {
+  const value = raw[name];
+  if (value === undefined || value === null || value === "") return undefined;
+  const parsed =
+    typeof value === "number" ? value
+    : fromQueryString && typeof value === "string" && /^[+-]?(\d+\.?\d*|\.\d+)$/.test(value.trim()) ? Number(value)
+    : Number.NaN;
+  if (!Number.isFinite(parsed)) throw invalidParameter(`${name} must be a number`);
+  return parsed;
+}
+
 function readInteger(raw: Record<string, unknown>, name: string, fromQueryString: boolean): number | undefined {
   const value = raw[name];
   if (value === undefined || value === null || value === "") return undefined;
@@ -142,6 +187,9 @@ export const SearchArgumentsSchema = z.object({
   top_k: z.number().int().optional().describe(`Results per page, 1-${TOP_K_MAX} (default ${TOP_K_DEFAULT}); values outside are clamped.`),
   offset: z.number().int().optional().describe(`Index of the first result for paging (default 0, at most ${OFFSET_MAX}): offset 0 with top_k N is page 1, offset N is page 2.`),
   detail: z.enum(["summary", "full"]).optional().describe("summary (default) or full, which adds job_description to each result."),
+  min_score: z.number().min(0).max(1).optional().describe("Leave out results scoring below this (0-1); about 0.5 keeps plausible matches, 0.8 only strong ones."),
+  sort: z.enum(["date", "relevance"]).optional().describe("How a page is shown: date (default, newest first) or relevance (best first)."),
+  collapse: z.boolean().optional().describe("true (default): show only the newest of reposts of the same job (same company and title)."),
 });
 
 /** What `search_jobs` returns as structuredContent. */

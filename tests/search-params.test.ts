@@ -19,7 +19,9 @@ function failure(raw: Record<string, unknown>, options: Parameters<typeof parseS
 
 describe("parseSearchRequest", () => {
   test("applies the defaults", () => {
-    expect(parseSearchRequest({ q: " nurse " }, rest)).toEqual({ query: "nurse", filters: {}, topK: 20, offset: 0, detail: "summary" });
+    expect(parseSearchRequest({ q: " nurse " }, rest)).toEqual({
+      query: "nurse", filters: {}, topK: 20, offset: 0, detail: "summary", minScore: 0, sort: "date", collapse: true, explain: false,
+    });
   });
 
   test.each([
@@ -50,6 +52,11 @@ describe("parseSearchRequest", () => {
     ["q must be at most 1000 characters", { q: "x".repeat(1001) }],
     ["city must be at most 256 characters", { q: "x", city: "c".repeat(257) }],
     ["q must be valid Unicode text", { q: "\udc00" }],
+    ["min_score must be a number from 0 to 1", { q: "x", min_score: 1.5 }],
+    ["min_score must be a number", { q: "x", min_score: "high" }],
+    ["sort must be one of: date, relevance", { q: "x", sort: "score" }],
+    ["collapse must be true or false", { q: "x", collapse: "yes" }],
+    ["explain must be true or false", { q: "x", explain: 1 }],
   ])("rejects with %p", (message, raw) => {
     const error = failure(raw);
     expect(error.code).toBe("INVALID_PARAMETER");
@@ -59,6 +66,19 @@ describe("parseSearchRequest", () => {
   test("completes a date-only time to midnight UTC", () => {
     const request = parseSearchRequest({ q: "x", since: "2024-03-01", until: "2024-03-02 12:30:00" }, rest);
     expect(request.filters).toEqual({ since: Date.UTC(2024, 2, 1) / 1000, until: Date.UTC(2024, 2, 2, 12, 30) / 1000 });
+  });
+
+  test("reads min_score, sort, collapse and explain, from JSON and from a query string", () => {
+    expect(parseSearchRequest({ q: "x", min_score: 0.7, sort: "relevance", collapse: false, explain: true }, rest)).toMatchObject({
+      minScore: 0.7, sort: "relevance", collapse: false, explain: true,
+    });
+    expect(parseSearchRequest({ q: "x", min_score: "0.25", collapse: "false", explain: "true" }, query)).toMatchObject({
+      minScore: 0.25, collapse: false, explain: true,
+    });
+  });
+
+  test("explain is a REST parameter; MCP ignores it", () => {
+    expect(parseSearchRequest({ query: "x", explain: true }, mcp).explain).toBe(false);
   });
 
   test("treats empty optional filters as absent", () => {

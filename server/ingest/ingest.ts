@@ -3,6 +3,7 @@ import type { ValidJobRecord } from "../../shared/job.ts";
 import { parseDateTime } from "../../shared/time.ts";
 import type { Embedder } from "../search/embedder.ts";
 import type { StoredJob } from "../search/schema.ts";
+import { cjkBigrams } from "../search/text.ts";
 import type { JobStore } from "../search/store.ts";
 import { readRecords, type RawRecord } from "./read.ts";
 import { validateRecord } from "./validate.ts";
@@ -139,6 +140,7 @@ function toStoredJob(record: ValidJobRecord, hash: string, vector: Float32Array)
     ...normalized(record),
     publish_ts: parseDateTime(record.publish_time)!,
     content_hash: hash,
+    cjk_text: cjkBigrams(`${record.job_title ?? ""} ${record.job_description}`).join(" "),
     vector,
   };
 }

@@ -23,6 +23,8 @@ export interface StoredJob {
   job_description: string;
   /** Hash of every field above, so a re-run load can tell unchanged postings from updated ones. */
   content_hash: string;
+  /** Character pairs of the CJK text in title and description (space-separated), for keyword search in Chinese. */
+  cjk_text: string;
   vector: Float32Array;
 }
 
@@ -52,6 +54,7 @@ export function jobsSchema(modelId: string, dimension: number): Schema {
     text("employment_type"),
     text("job_description", false),
     text("content_hash", false),
+    text("cjk_text", false),
     new Field("vector", new FixedSizeList(dimension, new Field("item", new Float32(), true)), false),
   ];
   const metadata = new Map([

@@ -2,53 +2,161 @@ import { invalidParameter } from "../../shared/errors.ts";
 import type { JobResult } from "../../shared/job.ts";
 import type { SearchRequest } from "../../shared/search.ts";
 import type { Embedder } from "./embedder.ts";
-import type { FoundJob, JobStore } from "./store.ts";
+import { analyzeQuery } from "./query-understanding.ts";
+import { calibratedScore, features, fusedScore, rankingQuery, type Features } from "./ranking.ts";
+import type { Hit, JobRow, JobStore } from "./store.ts";
+import { idf } from "./term-stats.ts";
 
 export interface SearchDeps {
   store: JobStore;
   embedder: Embedder;
 }
 
+/** Each retriever brings at least this many candidates, so fusion has depth beyond one page. */
+const MIN_CANDIDATES = 50;
+/** Knowledge-base expansions at least this confident also steer the query vector. */
+const VECTOR_EXPANSION_WEIGHT = 0.5;
+
 /**
- * One page of a search: relevance ranks [offset, offset + topK) of the postings that match the
- * filters (filters are applied inside the vector query, so a page is full whenever enough
- * postings match), then displayed newest first, ties by score. Throws INVALID_PARAMETER for a
- * source that is not in the data.
+ * One page of a search. Keyword (BM25) and vector retrieval each fetch the best candidates among
+ * the postings matching the filters (filters apply inside both queries), the union is ranked by a
+ * fused, calibrated score, reposts collapse to their newest copy, results under `minScore` drop,
+ * and the page holds ranks [offset, offset + topK), shown newest first (or by relevance).
+ * Throws INVALID_PARAMETER for a source that is not in the data.
  */
 export async function searchJobs(deps: SearchDeps, request: SearchRequest): Promise<JobResult[]> {
-  const { source } = request.filters;
-  if (source !== undefined) {
-    const { sources } = await deps.store.facets();
-    if (!sources.includes(source)) {
-      throw invalidParameter(`source must be one of: ${sources.join(", ") || "(no postings loaded)"}`);
-    }
+  await checkSource(deps, request);
+  const ranked = await rankCandidates(deps, request);
+  const kept = (request.collapse ? collapseReposts(ranked) : ranked).filter((c) => c.score >= request.minScore);
+  const page = kept.slice(request.offset, request.offset + request.topK);
+  if (request.sort === "date") {
+    page.sort((a, b) => compareText(b.row.publish_time, a.row.publish_time) || b.score - a.score);
   }
-  const vector = await deps.embedder.embedQuery(request.query);
-  const full = request.detail === "full";
-  const found = await deps.store.nearest(vector, request.filters, request.offset + request.topK, full);
-  // Equal distances are ordered by id so that pages stay disjoint and stable.
-  found.sort((a, b) => a._distance - b._distance || compareText(a.id, b.id));
-  return found
-    .slice(request.offset, request.offset + request.topK)
-    .map((row) => toResult(row, full))
-    .sort((a, b) => compareText(b.publish_time, a.publish_time) || b.score - a.score);
+  return page.map((candidate) => toResult(candidate, request));
+}
+
+/** A candidate of either retriever with its evidence and scores. */
+export interface Ranked {
+  row: JobRow;
+  score: number;
+  fused: number;
+  features?: Features;
+  bm25Rank: number | null;
+  vectorRank: number | null;
 }
 
 /**
- * Relevance score in [0, 1] from cosine distance d in [0, 2]: (1 + cosine similarity) / 2 = 1 - d / 2,
- * rounded to 4 decimals. Monotone in similarity; 0.5 means orthogonal (unrelated) texts.
+ * Every candidate of both retrievers, best first (equal scores by id, so pages stay stable).
+ * Exported for the evaluation, which fits the ranking weights on these features.
  */
-export function scoreFromDistance(distance: number): number {
-  const score = 1 - distance / 2;
-  return Math.round(Math.min(1, Math.max(0, score)) * 10_000) / 10_000;
+export async function rankCandidates(deps: SearchDeps, request: SearchRequest): Promise<Ranked[]> {
+  const mode = request.retrieval ?? "hybrid";
+  const analysis = analyzeQuery(request.query);
+  const stats = deps.store.termStats();
+  const query = rankingQuery(analysis.terms, analysis.expansions, request.query, (token) => idf(stats, token));
+  const depth = Math.max(MIN_CANDIDATES, 2 * (request.offset + request.topK));
+  // A CJK query has its own keyword path; English expansions would pull it towards English postings.
+  const expansions = query.cjk.length > 0 ? [] : analysis.expansions;
+  const steering = expansions.filter((e) => e.weight >= VECTOR_EXPANSION_WEIGHT).map((e) => e.text);
+  const vector = mode === "bm25" ? undefined : await deps.embedder.embedQuery([request.query, ...steering].join(" "));
+  const keywordText = analysis.terms.join(" ") || request.query;
+  const [nearest, keyword] = await Promise.all([
+    vector === undefined ? [] : deps.store.nearest(vector, request.filters, depth),
+    mode === "vector"
+      ? []
+      : deps.store.keyword(
+          { text: keywordText, expansions: mode === "hybrid" ? expansions : [], cjk: query.cjk },
+          request.filters,
+          depth,
+        ),
+  ]);
+
+  const candidates = new Map<string, { hit: Hit; cosine?: number; bm25: number; bm25Rank: number | null; vectorRank: number | null }>();
+  nearest.forEach((hit, i) => candidates.set(hit.id, { hit, cosine: 1 - hit.distance, bm25: 0, bm25Rank: null, vectorRank: i + 1 }));
+  keyword.forEach((hit, i) => {
+    const known = candidates.get(hit.id);
+    if (known) Object.assign(known, { bm25: hit.score, bm25Rank: i + 1 });
+    else candidates.set(hit.id, { hit, bm25: hit.score, bm25Rank: i + 1, vectorRank: null });
+  });
+  const rows = await deps.store.rows([...candidates.values()].map((c) => c.hit));
+  for (const [id, c] of candidates) {
+    const row = rows.get(id);
+    c.cosine ??= vector && row ? dot(vector, row.vector) : 0;
+  }
+
+  let bestCosine = -1;
+  let bestBm25 = 0;
+  for (const c of candidates.values()) {
+    bestCosine = Math.max(bestCosine, c.cosine!);
+    bestBm25 = Math.max(bestBm25, c.bm25);
+  }
+  const ranked: Ranked[] = [];
+  for (const [id, c] of candidates) {
+    const row = rows.get(id);
+    if (!row) continue; // replaced between the two reads; it will be back on the next search
+    const cosine = c.cosine!;
+    const retrieval = {
+      cosine,
+      cosineGap: bestCosine - cosine,
+      bm25Share: bestBm25 > 0 ? c.bm25 / bestBm25 : 0,
+      bm25Reciprocal: reciprocal(c.bm25Rank),
+      vectorReciprocal: reciprocal(c.vectorRank),
+    };
+    const evidence = mode === "hybrid" ? features(query, row, retrieval) : undefined;
+    const fused = evidence ? fusedScore(evidence) : mode === "vector" ? cosine : c.bm25;
+    const score = evidence ? calibratedScore(fused) : mode === "vector" ? (1 + cosine) / 2 : fused / (fused + 10);
+    ranked.push({ row, score, fused, ...(evidence ? { features: evidence } : {}), bm25Rank: c.bm25Rank, vectorRank: c.vectorRank });
+  }
+  return ranked.sort((a, b) => b.fused - a.fused || compareText(a.row.id, b.row.id));
 }
 
 // --- internal ---
 
-function toResult(row: FoundJob, full: boolean): JobResult {
+async function checkSource(deps: SearchDeps, request: SearchRequest): Promise<void> {
+  const { source } = request.filters;
+  if (source === undefined) return;
+  const { sources } = await deps.store.facets();
+  if (!sources.includes(source)) {
+    throw invalidParameter(`source must be one of: ${sources.join(", ") || "(no postings loaded)"}`);
+  }
+}
+
+/**
+ * Reposts (same company and title, case and spacing aside) keep the place of the best-ranked copy
+ * and show the newest one. Postings without a company or title are never merged.
+ */
+function collapseReposts(ranked: Ranked[]): Ranked[] {
+  const groups = new Map<string, Ranked>();
+  const out: Ranked[] = [];
+  for (const candidate of ranked) {
+    const key = repostKey(candidate.row);
+    if (key === undefined) {
+      out.push(candidate);
+      continue;
+    }
+    const shown = groups.get(key);
+    if (shown === undefined) {
+      groups.set(key, candidate);
+      out.push(candidate);
+    } else if (candidate.row.publish_time > shown.row.publish_time) {
+      out[out.indexOf(shown)] = candidate;
+      groups.set(key, candidate);
+    }
+  }
+  return out;
+}
+
+function repostKey(row: JobRow): string | undefined {
+  if (!row.company_name || !row.job_title) return undefined;
+  const norm = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim();
+  return `${norm(row.company_name)}\u0000${norm(row.job_title)}`;
+}
+
+function toResult(candidate: Ranked, request: SearchRequest): JobResult {
+  const { row } = candidate;
   // Key order follows spec §2.1; unknown optional fields stay absent.
   return {
-    score: scoreFromDistance(row._distance),
+    score: candidate.score,
     ...present("job_title", row.job_title),
     ...present("city", row.city),
     ...present("company_name", row.company_name),
@@ -59,12 +167,26 @@ function toResult(row: FoundJob, full: boolean): JobResult {
     data_source: row.data_source,
     ...present("seniority_level", row.seniority_level),
     ...present("employment_type", row.employment_type),
-    ...(full ? { job_description: row.job_description ?? "" } : {}),
+    ...(request.detail === "full" ? { job_description: row.job_description } : {}),
+    ...(request.explain
+      ? { bm25_rank: candidate.bm25Rank, vector_rank: candidate.vectorRank, fused_score: Math.round(candidate.fused * 10_000) / 10_000 }
+      : {}),
   };
 }
 
 function present<K extends string>(key: K, value: string | null | undefined): Partial<Record<K, string>> {
   return value === null || value === undefined || value === "" ? {} : ({ [key]: value } as Record<K, string>);
+}
+
+/** 1 for rank 1, falling like 1/rank after the first ten; 0 for no rank. */
+function reciprocal(rank: number | null): number {
+  return rank === null ? 0 : 10 / (9 + rank);
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
+  return sum;
 }
 
 function compareText(a: string, b: string): number {

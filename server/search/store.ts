@@ -3,7 +3,8 @@ import * as lancedb from "@lancedb/lancedb";
 import { AppError } from "../../shared/errors.ts";
 import type { SearchFilters } from "../../shared/search.ts";
 import { buildWhere, quote } from "./filter.ts";
-import { DIMENSION_KEY, FULL_COLUMNS, MODEL_KEY, SUMMARY_COLUMNS, TABLE_NAME, jobsSchema, type StoredJob } from "./schema.ts";
+import { termStatsReader, writeTermStats, type TermStats } from "./term-stats.ts";
+import { DIMENSION_KEY, FULL_COLUMNS, MODEL_KEY, TABLE_NAME, jobsSchema, type StoredJob } from "./schema.ts";
 
 export interface StoreOptions {
   dataDir: string;
@@ -13,11 +14,24 @@ export interface StoreOptions {
   readConsistencyMs?: number;
 }
 
-/** A row as a search returns it: stored columns (without vector) plus the cosine distance. */
-export type FoundJob = Omit<StoredJob, "vector" | "content_hash" | "job_description"> & {
-  job_description?: string;
-  _distance: number;
-};
+/** A posting as a search reads it: the stored columns without vector, hash and CJK pairs. */
+export type JobRow = Omit<StoredJob, "vector" | "content_hash" | "cjk_text">;
+
+/** What the keyword retriever looks for: the query's words, weighted extra words, CJK pairs. */
+export interface KeywordQuery {
+  text: string;
+  expansions: Array<{ text: string; weight: number }>;
+  cjk: string[];
+}
+
+/** A retrieved posting: its id and where it is stored (valid for the table version it came from). */
+export interface Hit {
+  id: string;
+  rowId: bigint;
+}
+
+/** Title words count this many times a description word in BM25. */
+export const TITLE_BOOST = 3;
 
 export interface Facets {
   cities: string[];
@@ -31,10 +45,16 @@ export interface JobStore {
   existingHashes(ids: string[]): Promise<Map<string, string>>;
   /** Inserts new postings and replaces stored ones with the same id. */
   upsert(rows: StoredJob[]): Promise<void>;
-  /** After a load: compacts fragments and brings the scalar and full-text indexes up to date. */
+  /** After a load: compacts fragments, brings the scalar and full-text indexes up to date, recounts term statistics. */
   finishLoad(): Promise<void>;
-  /** The `limit` nearest postings to `vector` among those matching `filters` (prefiltered, exact). */
-  nearest(vector: Float32Array, filters: SearchFilters, limit: number, full: boolean): Promise<FoundJob[]>;
+  /** How many postings use each word (for weighting query words); undefined before the first load. */
+  termStats(): TermStats | undefined;
+  /** The `limit` nearest postings among those matching `filters` (prefiltered, exact), with cosine distance. */
+  nearest(vector: Float32Array, filters: SearchFilters, limit: number): Promise<Array<Hit & { distance: number }>>;
+  /** The `limit` best keyword (BM25) matches among those matching `filters`, with their score. */
+  keyword(query: KeywordQuery, filters: SearchFilters, limit: number): Promise<Array<Hit & { score: number }>>;
+  /** The postings and vectors of these hits, by id; a hit whose row changed since is left out. */
+  rows(hits: Hit[]): Promise<Map<string, JobRow & { vector: Float32Array }>>;
   /** Distinct cities and sources present, recomputed only when the table changed. */
   facets(): Promise<Facets>;
   close(): void;
@@ -56,13 +76,17 @@ export async function openStore(options: StoreOptions): Promise<JobStore> {
         existOk: true,
       });
   await checkModel(table, options);
-  return createStore(db, table);
+  return createStore(db, table, options.dataDir);
 }
 
 // --- internal ---
 
 async function checkModel(table: lancedb.Table, options: StoreOptions): Promise<void> {
-  const metadata = (await table.schema()).metadata;
+  const schema = await table.schema();
+  if (!schema.fields.some((field) => field.name === "cjk_text")) {
+    throw new Error(`the jobs table in ${options.dataDir} predates the keyword index for Chinese text; re-ingest into an empty DATA_DIR`);
+  }
+  const metadata = schema.metadata;
   const storedModel = metadata.get(MODEL_KEY);
   const storedDimension = Number(metadata.get(DIMENSION_KEY));
   if (storedModel === options.modelId && storedDimension === options.dimension) return;
@@ -73,7 +97,7 @@ async function checkModel(table: lancedb.Table, options: StoreOptions): Promise<
   );
 }
 
-function createStore(db: lancedb.Connection, table: lancedb.Table): JobStore {
+function createStore(db: lancedb.Connection, table: lancedb.Table, dataDir: string): JobStore {
   let facetCache: { version: number; facets: Facets } | undefined;
 
   return {
@@ -104,19 +128,40 @@ function createStore(db: lancedb.Connection, table: lancedb.Table): JobStore {
     async finishLoad() {
       await table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
       await ensureIndexes(table);
+      await writeTermStats(table, dataDir);
     },
 
-    async nearest(vector, filters, limit, full) {
-      let query = table
-        .query()
-        .nearestTo(vector)
-        .distanceType("cosine")
-        .select([...(full ? FULL_COLUMNS : SUMMARY_COLUMNS), "_distance"])
-        .limit(limit);
+    termStats: termStatsReader(dataDir),
+
+    async nearest(vector, filters, limit) {
+      let query = table.query().nearestTo(vector).distanceType("cosine").select(["id", "_distance"]).withRowId().limit(limit);
       const where = buildWhere(filters);
       if (where !== undefined) query = query.where(where);
       const rows = await query.toArray();
-      return rows.map((row) => ({ ...row, job_tags: listValues(row.job_tags) }) as FoundJob);
+      return rows.map((row) => ({ id: row.id as string, rowId: BigInt(row._rowid), distance: row._distance as number }));
+    },
+
+    async keyword(spec, filters, limit) {
+      const clauses = keywordClauses(spec);
+      if (clauses.length === 0) return [];
+      let query = table.query().fullTextSearch(new lancedb.BooleanQuery(clauses)).select(["id", "_score"]).withRowId().limit(limit);
+      const where = buildWhere(filters);
+      if (where !== undefined) query = query.where(where);
+      const rows = await query.toArray();
+      return rows.map((row) => ({ id: row.id as string, rowId: BigInt(row._rowid), score: row._score as number }));
+    },
+
+    async rows(hits) {
+      const found = new Map<string, JobRow & { vector: Float32Array }>();
+      if (hits.length === 0) return found;
+      const wanted = new Set(hits.map((hit) => hit.id));
+      const rows = await table.takeRowIds(hits.map((hit) => hit.rowId)).select([...FULL_COLUMNS, "vector"]).toArray();
+      for (const row of rows) {
+        // A write between retrieval and this read may have moved rows: keep only what is still the same posting.
+        if (!wanted.has(row.id)) continue;
+        found.set(row.id, { ...row, job_tags: listValues(row.job_tags), vector: Float32Array.from(row.vector) } as JobRow & { vector: Float32Array });
+      }
+      return found;
     },
 
     async facets() {
@@ -149,6 +194,11 @@ const SCALAR_INDEXES: Array<[column: string, kind: "bitmap" | "btree"]> = [
   ["publish_ts", "btree"],
 ];
 const TEXT_INDEXES = ["job_title", "job_description"];
+/** CJK pairs are words already: split on spaces only, nothing to lowercase, stem or drop. */
+const cjkIndex = () =>
+  lancedb.Index.fts({
+    baseTokenizer: "whitespace", lowercase: false, stem: false, removeStopWords: false, asciiFolding: false, withPosition: false,
+  });
 
 /** Creates missing indexes; optimize() has already folded new rows into existing ones. */
 async function ensureIndexes(table: lancedb.Table): Promise<void> {
@@ -163,6 +213,25 @@ async function ensureIndexes(table: lancedb.Table): Promise<void> {
     if (existing.has(column)) continue;
     await table.createIndex(column, { config: lancedb.Index.fts({ withPosition: false }) });
   }
+  if (!existing.has("cjk_text")) await table.createIndex("cjk_text", { config: cjkIndex() });
+}
+
+/** The query as SHOULD clauses: own words in title (boosted) and description, weighted extras, CJK pairs. */
+function keywordClauses(spec: KeywordQuery): Array<[lancedb.Occur, lancedb.FullTextQuery]> {
+  const should = lancedb.Occur.Should;
+  const clauses: Array<[lancedb.Occur, lancedb.FullTextQuery]> = [];
+  if (spec.text.trim() !== "") {
+    clauses.push([should, new lancedb.MultiMatchQuery(spec.text, ["job_title", "job_description"], { boosts: [TITLE_BOOST, 1] })]);
+  }
+  // Extra words only need to bring candidates in (ranking weighs them one by one): two clauses, not one per word.
+  if (spec.expansions.length > 0) {
+    const all = spec.expansions.map((e) => e.text).join(" ");
+    clauses.push([should, new lancedb.MatchQuery(all, "job_title", { boost: TITLE_BOOST / 2 })]);
+    const strong = spec.expansions.filter((e) => e.weight >= 0.5).map((e) => e.text).join(" ");
+    if (strong !== "") clauses.push([should, new lancedb.MatchQuery(strong, "job_description", { boost: 0.5 })]);
+  }
+  if (spec.cjk.length > 0) clauses.push([should, new lancedb.MatchQuery(spec.cjk.join(" "), "cjk_text")]);
+  return clauses;
 }
 
 function toArrowRow(row: StoredJob): Record<string, unknown> {

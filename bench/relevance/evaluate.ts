@@ -1,0 +1,137 @@
+import type { JobResult } from "../../shared/job.ts";
+import { parseSearchRequest, type Retrieval } from "../../shared/search.ts";
+import { searchJobs, type SearchDeps } from "../../server/search/search.ts";
+import { isRelevant, matchesFilters } from "./judge.ts";
+import { mean, ndcgAt, percentile, precisionAt } from "./metrics.ts";
+import type { JudgedQuery, QueryKind } from "./queries.ts";
+import type { EvalRecord } from "./dataset.ts";
+
+export const MODES = ["bm25", "vector", "hybrid"] as const satisfies readonly Retrieval[];
+export const KINDS = ["keyword", "paraphrase", "chinese", "filtered"] as const satisfies readonly QueryKind[];
+export const K = 10;
+const SNIPPET_CHARS = 160;
+
+/** A query with its place in the set (1-based, as printed) and what the data holds for it. */
+export interface CountedQuery extends JudgedQuery {
+  number: number;
+  /** Postings its filters allow, and how many of those its judge accepts. */
+  matchingFilters: number;
+  relevantInData: number;
+}
+
+export interface RankedResult {
+  score: number;
+  relevant: boolean;
+  job_title: string;
+  city: string;
+  publish_time: string;
+  /** The start of the description, on one line: enough to check a judgment by eye. */
+  snippet: string;
+}
+
+export interface QueryOutcome {
+  number: number;
+  precision: number;
+  ndcg: number;
+  /** The page in relevance order (score descending), not in the newest-first display order. */
+  ranked: RankedResult[];
+  latencyMs: number[];
+}
+
+export interface Aggregate {
+  precision: number;
+  ndcg: number;
+  queries: number;
+}
+
+export interface ModeOutcome {
+  mode: Retrieval;
+  byKind: Record<QueryKind, Aggregate>;
+  overall: Aggregate;
+  latency: { p50: number; p99: number; samples: number };
+  queries: QueryOutcome[];
+}
+
+/** Numbers the queries and counts, by their judges, the relevant postings among those their filters allow. */
+export function countRelevant(queries: JudgedQuery[], records: EvalRecord[]): CountedQuery[] {
+  return queries.map((query, i) => {
+    const allowed = records.filter((record) => matchesFilters(query.filters ?? {}, record));
+    const relevantInData = allowed.filter((record) => isRelevant(query, record)).length;
+    return { ...query, number: i + 1, matchingFilters: allowed.length, relevantInData };
+  });
+}
+
+/**
+ * Runs every query in one retrieval mode: a warm-up pass, then `rounds` timed passes; the first
+ * timed pass is judged. P@10 and nDCG@10 are averaged per kind and over all queries (macro).
+ */
+export async function evaluateMode(deps: SearchDeps, mode: Retrieval, queries: CountedQuery[], rounds: number): Promise<ModeOutcome> {
+  for (const query of queries) await search(deps, mode, query);
+  const outcomes = new Map<number, QueryOutcome>();
+  for (let round = 0; round < rounds; round++) {
+    for (const query of queries) {
+      const started = performance.now();
+      const page = await search(deps, mode, query);
+      const elapsed = performance.now() - started;
+      const outcome = outcomes.get(query.number) ?? judge(query, page);
+      outcome.latencyMs.push(elapsed);
+      outcomes.set(query.number, outcome);
+    }
+  }
+  const results = queries.map((query) => outcomes.get(query.number)!);
+  const samples = results.flatMap((outcome) => outcome.latencyMs);
+  const byKind = Object.fromEntries(
+    KINDS.map((kind) => [kind, aggregate(results.filter((_, i) => queries[i]!.kind === kind))]),
+  ) as Record<QueryKind, Aggregate>;
+  return {
+    mode,
+    byKind,
+    overall: aggregate(results),
+    latency: { p50: percentile(samples, 50), p99: percentile(samples, 99), samples: samples.length },
+    queries: results,
+  };
+}
+
+// --- internal ---
+
+/**
+ * The request a REST caller sending {q, top_k: 10, detail: "full"} gets (so every other option keeps its
+ * default), with the typed filters and the retrieval mode under test.
+ */
+function search(deps: SearchDeps, mode: Retrieval, query: CountedQuery): Promise<JobResult[]> {
+  const request = parseSearchRequest(
+    { q: query.query, top_k: K, offset: 0, detail: "full" },
+    { queryField: "q", fromQueryString: false },
+  );
+  return searchJobs(deps, { ...request, filters: query.filters ?? {}, retrieval: mode });
+}
+
+function judge(query: CountedQuery, page: JobResult[]): QueryOutcome {
+  // Pages are displayed newest first; the score is monotone in relevance, so it restores the ranking.
+  const ranked = [...page]
+    .sort((a, b) => b.score - a.score)
+    .map((job) => ({
+      score: job.score,
+      relevant: isRelevant(query, job),
+      job_title: job.job_title ?? "",
+      city: job.city ?? "",
+      publish_time: job.publish_time,
+      snippet: (job.job_description ?? "").slice(0, SNIPPET_CHARS).replace(/\s+/g, " ").trim(),
+    }));
+  const judgments = ranked.map((result) => result.relevant);
+  return {
+    number: query.number,
+    precision: precisionAt(K, judgments),
+    ndcg: ndcgAt(K, judgments, query.relevantInData),
+    ranked,
+    latencyMs: [],
+  };
+}
+
+function aggregate(outcomes: QueryOutcome[]): Aggregate {
+  return {
+    precision: mean(outcomes.map((outcome) => outcome.precision)),
+    ndcg: mean(outcomes.map((outcome) => outcome.ndcg)),
+    queries: outcomes.length,
+  };
+}

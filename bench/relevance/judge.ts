@@ -1,0 +1,58 @@
+import type { SearchFilters } from "../../shared/search.ts";
+import { parseDateTime } from "../../shared/time.ts";
+import type { JudgedQuery } from "./queries.ts";
+
+/** What a judge reads of a posting: the same fields on a search result and on a record of the data file. */
+export interface JudgedPosting {
+  job_title?: string | null;
+  job_description?: string | null;
+  job_tags?: string[] | null;
+}
+
+/** The part of a posting a reader decides on: its title and the start of its description. */
+export const JUDGED_DESCRIPTION_CHARS = 300;
+
+/** Whether `posting` is relevant to `query` by the query's transparent judge. */
+export function isRelevant(query: JudgedQuery, posting: JudgedPosting): boolean {
+  if (query.relevant.test(judgedText(posting))) return true;
+  return query.tags !== undefined && (posting.job_tags ?? []).some((tag) => wholeMatch(query.tags!, tag));
+}
+
+export function judgedText(posting: JudgedPosting): string {
+  return `${posting.job_title ?? ""}\n${(posting.job_description ?? "").slice(0, JUDGED_DESCRIPTION_CHARS)}`;
+}
+
+/** Throws when a judge could give different answers for the same text (g/y flags) or is case-sensitive. */
+export function checkJudge(query: JudgedQuery): void {
+  for (const regex of [query.relevant, query.tags]) {
+    if (regex === undefined) continue;
+    if (!regex.flags.includes("i") || regex.global || regex.sticky) {
+      throw new Error(`judge of "${query.query}" must be case-insensitive and without g/y flags: ${regex}`);
+    }
+  }
+}
+
+/** A record of the data file as the search filters see it (same semantics as search/filter.ts). */
+export interface FilterableRecord {
+  city?: string | null;
+  country?: string | null;
+  data_source: string;
+  publish_time: string;
+}
+
+export function matchesFilters(filters: SearchFilters, record: FilterableRecord): boolean {
+  if (filters.city !== undefined && record.city !== filters.city) return false;
+  if (filters.country !== undefined && record.country !== filters.country) return false;
+  if (filters.source !== undefined && record.data_source !== filters.source) return false;
+  if (filters.since === undefined && filters.until === undefined) return true;
+  const published = parseDateTime(record.publish_time) ?? Number.NaN;
+  if (filters.since !== undefined && !(published > filters.since)) return false;
+  if (filters.until !== undefined && !(published < filters.until)) return false;
+  return true;
+}
+
+// --- internal ---
+
+function wholeMatch(regex: RegExp, text: string): boolean {
+  return new RegExp(`^(?:${regex.source})$`, regex.flags).test(text);
+}

@@ -1,0 +1,45 @@
+import type { OccupationIndex } from "./occupation-index.ts";
+
+/**
+ * Chinese titles by substring of the query's compact text; a title inside a longer matched title of another
+ * occupation gives way to it. Coverage leaves out generic words outside the match ("高级", "研发", "工程师"),
+ * so "高级前端研发工程师" is a full match for 前端. Returns occupation → confidence in [0.5, 1].
+ */
+export function matchChineseTitles(index: OccupationIndex, text: string): Map<number, number> {
+  const spans: Array<{ start: number; end: number; occupation: number }> = [];
+  for (const { text: title, occupation } of index.cjkTitles) {
+    const start = text.indexOf(title);
+    if (start >= 0) spans.push({ start, end: start + title.length, occupation });
+  }
+  const out = new Map<number, number>();
+  for (const span of spans) {
+    const inside = spans.some(
+      (o) => o.occupation !== span.occupation && o.start <= span.start && o.end >= span.end && o.end - o.start > span.end - span.start,
+    );
+    const matched = cjkCount(text.slice(span.start, span.end));
+    if (inside || matched === 0) continue;
+    const rest = cjkCount(stripGeneric(text.slice(0, span.start)) + stripGeneric(text.slice(span.end)));
+    const confidence = 0.5 + 0.5 * (matched / (matched + rest));
+    out.set(span.occupation, Math.max(out.get(span.occupation) ?? 0, confidence));
+  }
+  return out;
+}
+
+// --- internal ---
+
+const CJK_CHARS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
+/** Seniority, hiring talk and generic job words; longest first so "中高级" goes before "高级". */
+const GENERIC = (
+  "校园招聘 中高级 我想找 工程师 实习生 负责人 高级 资深 初级 中级 专家 开发 研发 实习 招聘 诚聘 急聘 岗位 职位 " +
+  "工作 团队 兼职 全职 远程 校招 社招 技术 人员 寻找 求职 找 等 的 和 及 或"
+).split(" ");
+
+function cjkCount(text: string): number {
+  return text.match(CJK_CHARS)?.length ?? 0;
+}
+
+function stripGeneric(text: string): string {
+  let out = text;
+  for (const word of GENERIC) out = out.replaceAll(word, "");
+  return out;
+}

@@ -1,0 +1,155 @@
+import type { Occupation } from "./occupations.ts";
+
+/** Data, analytics, machine learning and AI. */
+export const DATA_AI: Occupation[] = [
+  {
+    id: "data-engineer",
+    titles: ["Data Engineer", "Big Data Engineer", "Data Pipeline Engineer", "Data Platform Engineer", "数据工程师", "大数据开发", "大数据工程师", "大数据开发工程师", "数据开发"],
+    phrases: ["build data pipelines", "move and clean large amounts of data", "set up data warehouses and lakes", "make data available for analysts"],
+    skills: ["sql", "python", "apache spark", "airflow", "kafka", "dbt", "snowflake", "databricks", "hadoop"],
+  },
+  {
+    id: "data-scientist",
+    titles: ["Data Scientist", "Applied Scientist", "Decision Scientist", "数据科学家", "数据挖掘工程师"],
+    phrases: ["build predictive models from data", "use statistics and machine learning on business data", "run experiments and model outcomes", "find patterns in big datasets"],
+    skills: ["python", "machine learning", "statistics", "sql", "pandas", "scikit-learn", "r", "a/b testing", "data science"],
+  },
+  {
+    id: "data-analyst",
+    titles: ["Data Analyst", "Reporting Analyst", "Analytics Specialist", "Business Data Analyst", "数据分析师", "数据分析"],
+    phrases: ["analyze data to find insights", "turn numbers into reports and dashboards", "answer business questions with data", "make charts and spreadsheets from data"],
+    skills: ["sql", "excel", "tableau", "power bi", "python", "statistics", "looker"],
+  },
+  {
+    id: "bi-analyst",
+    titles: ["Business Intelligence Analyst", "BI Analyst", "BI Developer", "Business Intelligence Developer", "Power BI Developer", "商业智能分析师", "BI工程师", "BI分析师"],
+    phrases: ["build dashboards for management", "create company reports from the data warehouse", "track kpis in reporting tools"],
+    skills: ["power bi", "tableau", "sql", "dax", "ssrs", "data modeling", "looker"],
+  },
+  {
+    id: "analytics-engineer",
+    titles: ["Analytics Engineer", "Data Modeler", "分析工程师"],
+    phrases: ["model data in the warehouse for analysts", "write tested sql transformations", "keep metrics consistent across dashboards"],
+    skills: ["dbt", "sql", "snowflake", "bigquery", "looker", "git", "data modeling"],
+  },
+  {
+    id: "product-analyst",
+    titles: ["Product Analyst", "Growth Analyst", "产品分析师"],
+    phrases: ["analyze how people use the product", "measure feature usage and funnels", "study user behavior to improve an app"],
+    skills: ["sql", "amplitude", "mixpanel", "a/b testing", "python", "looker", "funnel analysis"],
+  },
+  {
+    id: "machine-learning-engineer",
+    titles: ["Machine Learning Engineer", "ML Engineer", "AI Engineer", "Algorithm Engineer", "Deep Learning Engineer", "机器学习工程师", "算法工程师", "人工智能工程师", "AI工程师", "机器学习算法工程师", "深度学习工程师", "算法"],
+    phrases: ["build machine learning models for production", "train and deploy ai models", "teach computers to learn from data", "train neural networks"],
+    skills: ["python", "pytorch", "tensorflow", "scikit-learn", "deep learning", "mlops", "docker", "apache spark"],
+  },
+  {
+    id: "mlops-engineer",
+    titles: ["MLOps Engineer", "Machine Learning Platform Engineer", "ML Infrastructure Engineer", "AI Infrastructure Engineer", "MLOps工程师", "机器学习平台工程师"],
+    phrases: ["deploy and monitor machine learning models", "build pipelines to train and serve models", "keep ml models running in production", "run gpu clusters for model training"],
+    skills: ["kubeflow", "mlflow", "kubernetes", "docker", "python", "airflow", "sagemaker", "feature stores"],
+  },
+  {
+    id: "computer-vision-engineer",
+    titles: ["Computer Vision Engineer", "Computer Vision Scientist", "Image Processing Engineer", "Vision Engineer", "计算机视觉工程师", "视觉算法工程师", "图像算法工程师", "CV算法工程师", "图像处理工程师"],
+    phrases: ["teach computers to see", "make computers understand images and video", "detect objects in camera images", "build face recognition and image search"],
+    skills: ["opencv", "pytorch", "cnn", "object detection", "image segmentation", "python", "c++", "3d reconstruction"],
+  },
+  {
+    id: "nlp-engineer",
+    titles: ["NLP Engineer", "Natural Language Processing Engineer", "NLP Scientist", "Computational Linguist", "自然语言处理工程师", "NLP算法工程师"],
+    phrases: ["teach computers to understand language", "build chatbots and text analysis", "make software understand human text", "classify and extract information from documents"],
+    skills: ["transformers", "hugging face", "spacy", "python", "pytorch", "bert", "text classification", "named entity recognition"],
+  },
+  {
+    id: "llm-engineer",
+    titles: ["Generative AI Engineer", "LLM Engineer", "GenAI Engineer", "AI Application Engineer", "大模型工程师", "大模型算法工程师", "大模型应用开发", "大模型"],
+    phrases: ["build apps on top of large language models", "build chatgpt style assistants and chatbots", "connect llms to company data", "fine tune language models for a product"],
+    skills: ["llms", "langchain", "rag", "retrieval augmented generation", "prompt engineering", "openai api", "vector databases", "python", "ai agents"],
+  },
+  {
+    id: "prompt-engineer",
+    titles: ["Prompt Engineer", "AI Prompt Engineer", "Prompt Designer", "提示词工程师"],
+    phrases: ["write instructions for ai models", "craft prompts for chatgpt", "test and improve ai answers"],
+    skills: ["prompt engineering", "llms", "evaluation", "python", "chatgpt", "technical writing"],
+  },
+  {
+    id: "ai-research-scientist",
+    titles: ["AI Research Scientist", "Machine Learning Researcher", "Machine Learning Scientist", "AI Researcher", "Deep Learning Researcher", "Research Engineer", "人工智能研究员", "算法研究员"],
+    phrases: ["publish machine learning research", "invent new ai methods", "research deep learning models", "push the state of the art in ai", "do ml research in a lab"],
+    skills: ["pytorch", "deep learning", "jax", "mathematics", "reinforcement learning", "paper writing", "cuda"],
+  },
+  {
+    id: "recommender-systems-engineer",
+    titles: ["Recommendation Systems Engineer", "Recommender Systems Engineer", "Personalization Engineer", "Ranking Engineer", "推荐算法工程师", "推荐系统工程师", "搜索推荐算法"],
+    phrases: ["build recommendation engines", "suggest products and content to users", "personalize feeds and search results", "rank items for each user"],
+    skills: ["collaborative filtering", "python", "apache spark", "tensorflow", "ranking models", "a/b testing", "embeddings"],
+  },
+  {
+    id: "data-architect",
+    titles: ["Data Architect", "Data Warehouse Architect", "数据架构师"],
+    phrases: ["design how company data is stored and organized", "plan data warehouses and lakes", "set standards for data models"],
+    skills: ["data modeling", "snowflake", "data governance", "sql", "aws", "data lakes", "kimball"],
+  },
+  {
+    id: "etl-developer",
+    titles: ["ETL Developer", "Data Integration Developer", "Informatica Developer", "Data Warehouse Developer", "ETL开发", "ETL工程师", "数仓开发"],
+    phrases: ["load data from source systems into warehouses", "write extract transform load jobs", "schedule nightly data loads"],
+    skills: ["informatica", "ssis", "sql", "talend", "data warehousing", "python", "hive"],
+  },
+  {
+    id: "database-developer",
+    titles: ["SQL Developer", "PL/SQL Developer", "T-SQL Developer", "Oracle Developer", "数据库开发", "数据库开发工程师"],
+    phrases: ["write stored procedures and queries", "design database schemas", "speed up slow sql queries"],
+    skills: ["sql", "pl/sql", "t-sql", "oracle", "sql server", "postgresql", "query tuning"],
+  },
+  {
+    id: "statistician",
+    titles: ["Statistician", "Biostatistician", "Statistical Analyst", "统计师", "生物统计师"],
+    phrases: ["apply statistics to data", "design surveys and experiments", "analyze clinical trial data", "build statistical models"],
+    skills: ["r", "sas", "statistics", "regression", "experimental design", "spss", "stata"],
+  },
+  {
+    id: "quantitative-analyst",
+    titles: ["Quantitative Analyst", "Quant", "Quantitative Researcher", "Quant Researcher", "量化分析师", "量化研究员"],
+    phrases: ["build mathematical models for trading", "price financial derivatives with math", "find trading signals in market data"],
+    skills: ["python", "c++", "stochastic calculus", "statistics", "time series", "machine learning", "kdb+"],
+  },
+  {
+    id: "data-annotator",
+    titles: ["Data Annotator", "Data Labeler", "AI Trainer", "Data Labeling Specialist", "AI Data Specialist", "数据标注员", "数据标注"],
+    phrases: ["label images and text for ai", "tag data to train machine learning", "rate ai chatbot answers", "draw boxes around objects in pictures"],
+    skills: ["data labeling", "annotation tools", "attention to detail", "label studio", "quality review", "guidelines"],
+  },
+  {
+    id: "speech-engineer",
+    titles: ["Speech Recognition Engineer", "Speech Scientist", "Voice AI Engineer", "Audio ML Engineer", "语音算法工程师", "语音识别工程师"],
+    phrases: ["teach computers to understand speech", "build voice assistants", "turn speech into text and text into speech"],
+    skills: ["automatic speech recognition", "text to speech", "kaldi", "pytorch", "signal processing", "whisper"],
+  },
+  {
+    id: "data-governance-analyst",
+    titles: ["Data Governance Analyst", "Data Steward", "Data Quality Analyst", "Master Data Specialist", "数据治理专员"],
+    phrases: ["keep company data accurate and consistent", "define data rules and ownership", "fix duplicate and wrong records"],
+    skills: ["data quality", "data catalog", "collibra", "master data management", "gdpr", "sql"],
+  },
+  {
+    id: "gis-analyst",
+    titles: ["GIS Analyst", "GIS Specialist", "Geospatial Analyst", "GIS Technician", "GIS Developer", "GIS工程师"],
+    phrases: ["make maps from data", "analyze geographic data", "work with location data and satellite images"],
+    skills: ["arcgis", "qgis", "postgis", "python", "remote sensing", "cartography"],
+  },
+  {
+    id: "operations-research-analyst",
+    titles: ["Operations Research Analyst", "Optimization Engineer", "Operations Research Scientist", "运筹优化工程师"],
+    phrases: ["use math to optimize schedules and routes", "build optimization models for planning", "solve scheduling and routing problems"],
+    skills: ["linear programming", "python", "gurobi", "simulation", "statistics", "mixed integer programming"],
+  },
+  {
+    id: "data-visualization-specialist",
+    titles: ["Data Visualization Specialist", "Data Visualization Engineer", "Data Journalist", "数据可视化工程师"],
+    phrases: ["turn data into clear charts and graphics", "build interactive data visualizations", "tell stories with charts"],
+    skills: ["d3.js", "tableau", "javascript", "design", "python", "observable"],
+  },
+];

@@ -1,0 +1,155 @@
+import type { Occupation } from "./occupations.ts";
+
+/** Therapy, diagnostics, mental health, social and personal care, animal health and health administration. */
+export const HEALTH_SERVICES: Occupation[] = [
+  {
+    id: "physical-therapist",
+    titles: ["Physical Therapist", "Physiotherapist", "Physical Therapy Assistant", "物理治疗师", "康复治疗师"],
+    phrases: ["help patients recover movement after injuries", "rehabilitate people after surgery", "treat back pain with exercise"],
+    skills: ["rehabilitation", "manual therapy", "exercise prescription", "musculoskeletal assessment", "sports injuries"],
+  },
+  {
+    id: "occupational-therapist",
+    titles: ["Occupational Therapist", "OT", "Occupational Therapy Assistant", "作业治疗师"],
+    phrases: ["help people do everyday tasks after illness", "adapt homes for disabled people", "help children with motor skills"],
+    skills: ["rehabilitation", "adaptive equipment", "cognitive assessment", "pediatrics", "care planning"],
+  },
+  {
+    id: "speech-therapist",
+    titles: ["Speech Therapist", "Speech-Language Pathologist", "SLP", "Speech and Language Therapist", "言语治疗师"],
+    phrases: ["help people speak and swallow", "treat speech and language problems in children"],
+    skills: ["speech therapy", "language disorders", "swallowing assessment", "aac", "stuttering"],
+  },
+  {
+    id: "respiratory-therapist",
+    titles: ["Respiratory Therapist", "Respiratory Care Practitioner", "呼吸治疗师"],
+    phrases: ["help patients breathe", "manage ventilators and oxygen"],
+    skills: ["ventilator management", "oxygen therapy", "pulmonary function testing", "acls"],
+  },
+  {
+    id: "radiologic-technologist",
+    titles: ["Radiologic Technologist", "Radiographer", "X-Ray Technician", "MRI Technologist", "CT Technologist", "放射技师"],
+    phrases: ["take x rays and scans of patients", "operate mri and ct machines"],
+    skills: ["x-ray", "mri", "ct", "radiation safety", "patient positioning"],
+  },
+  {
+    id: "sonographer",
+    titles: ["Sonographer", "Ultrasound Technician", "Diagnostic Medical Sonographer", "Echocardiographer", "超声医生"],
+    phrases: ["do ultrasound scans", "scan pregnant women with ultrasound", "image the heart with echo"],
+    skills: ["ultrasound", "echocardiography", "obstetric imaging", "doppler", "anatomy"],
+  },
+  {
+    id: "medical-laboratory-scientist",
+    titles: ["Medical Laboratory Scientist", "Medical Lab Technician", "Clinical Laboratory Technologist", "Biomedical Scientist", "检验师", "医学检验"],
+    phrases: ["test blood and tissue samples", "run tests in a hospital lab"],
+    skills: ["hematology", "microbiology", "clinical chemistry", "lab equipment", "quality control"],
+  },
+  {
+    id: "phlebotomist",
+    titles: ["Phlebotomist", "Phlebotomy Technician", "采血员"],
+    phrases: ["draw blood from patients", "collect blood samples"],
+    skills: ["venipuncture", "specimen handling", "patient care", "infection control"],
+  },
+  {
+    id: "paramedic",
+    titles: ["Paramedic", "EMT", "Emergency Medical Technician", "Ambulance Technician", "急救员", "急救医生"],
+    phrases: ["respond to emergencies in an ambulance", "give first aid at accident scenes", "rush patients to hospital"],
+    skills: ["emergency care", "cpr", "acls", "trauma care", "ambulance driving", "triage"],
+  },
+  {
+    id: "medical-assistant",
+    titles: ["Medical Assistant", "Clinical Assistant", "Doctor's Assistant", "医疗助理"],
+    phrases: ["take vitals and assist physicians in a clinic", "check in patients and draw blood"],
+    skills: ["vital signs", "phlebotomy", "electronic health records", "scheduling", "injections"],
+  },
+  {
+    id: "caregiver",
+    titles: ["Caregiver", "Home Health Aide", "Personal Care Assistant", "Care Worker", "Support Worker", "Carer", "Elderly Caregiver", "养老护理员", "家庭护理员"],
+    phrases: ["take care of elderly people at home", "help older adults with daily living", "look after seniors and disabled people"],
+    skills: ["personal care", "companionship", "meal preparation", "medication reminders", "mobility assistance", "dementia care"],
+  },
+  {
+    id: "psychologist",
+    titles: ["Psychologist", "Clinical Psychologist", "Counseling Psychologist", "心理学家", "心理医生"],
+    phrases: ["assess and treat mental health problems", "do psychological testing"],
+    skills: ["psychological assessment", "cbt", "psychotherapy", "diagnosis", "research"],
+  },
+  {
+    id: "therapist",
+    titles: ["Therapist", "Counselor", "Mental Health Counselor", "Psychotherapist", "Licensed Professional Counselor", "Addiction Counselor", "心理咨询师"],
+    phrases: ["talk with clients about their problems", "provide therapy for anxiety and depression", "counsel people through hard times"],
+    skills: ["cbt", "counseling", "psychotherapy", "crisis intervention", "case notes"],
+  },
+  {
+    id: "social-worker",
+    titles: ["Social Worker", "Clinical Social Worker", "Case Manager", "Child Protection Worker", "社工", "社会工作者"],
+    phrases: ["support families in crisis", "connect people with social services", "protect vulnerable children"],
+    skills: ["case management", "crisis intervention", "child welfare", "advocacy", "needs assessment"],
+  },
+  {
+    id: "dietitian",
+    titles: ["Dietitian", "Nutritionist", "Registered Dietitian", "Clinical Dietitian", "营养师"],
+    phrases: ["plan healthy diets", "advise people on food and nutrition", "help patients manage weight and diabetes with food"],
+    skills: ["nutrition", "meal planning", "medical nutrition therapy", "counseling"],
+  },
+  {
+    id: "optometrist",
+    titles: ["Optometrist", "Optician", "Eye Doctor", "验光师"],
+    phrases: ["test people's eyesight", "prescribe glasses and contact lenses"],
+    skills: ["eye exams", "refraction", "contact lenses", "ocular disease"],
+  },
+  {
+    id: "veterinarian",
+    titles: ["Veterinarian", "Vet", "Veterinary Surgeon", "Animal Doctor", "兽医"],
+    phrases: ["treat sick animals", "take care of pets and farm animals", "operate on animals"],
+    skills: ["animal medicine", "surgery", "diagnostics", "vaccinations", "client communication"],
+  },
+  {
+    id: "veterinary-technician",
+    titles: ["Veterinary Technician", "Vet Tech", "Veterinary Nurse", "Veterinary Assistant", "兽医助理"],
+    phrases: ["assist the vet with animals", "care for animals in a clinic"],
+    skills: ["animal handling", "anesthesia monitoring", "lab work", "vaccinations"],
+  },
+  {
+    id: "midwife",
+    titles: ["Midwife", "Certified Nurse Midwife", "Labor and Delivery Nurse", "助产士"],
+    phrases: ["help women give birth", "care for mothers during pregnancy"],
+    skills: ["prenatal care", "labor and delivery", "postnatal care", "newborn care"],
+  },
+  {
+    id: "medical-coder",
+    titles: ["Medical Coder", "Medical Billing Specialist", "Medical Biller", "Health Information Technician", "病案编码员"],
+    phrases: ["turn doctor notes into billing codes", "submit insurance claims for clinics"],
+    skills: ["icd-10", "cpt", "medical billing", "hcpcs", "insurance claims", "electronic health records"],
+  },
+  {
+    id: "healthcare-administrator",
+    titles: ["Healthcare Administrator", "Hospital Administrator", "Practice Manager", "Clinic Manager", "Health Services Manager", "医院管理"],
+    phrases: ["run a hospital or clinic", "manage healthcare staff and budgets"],
+    skills: ["healthcare management", "budgeting", "compliance", "scheduling", "hipaa", "operations"],
+  },
+  {
+    id: "clinical-research-coordinator",
+    titles: ["Clinical Research Coordinator", "Clinical Research Associate", "CRA", "Clinical Trial Manager", "临床研究协调员", "临床监查员"],
+    phrases: ["run clinical trials", "recruit patients for medical studies", "monitor drug trial sites"],
+    skills: ["good clinical practice", "clinical trials", "regulatory documents", "edc", "patient recruitment", "ich guidelines"],
+  },
+  {
+    id: "physician-assistant",
+    titles: ["Physician Assistant", "Physician Associate", "医师助理"],
+    phrases: ["diagnose and treat patients under a doctor", "assist in surgery and exams"],
+    skills: ["patient assessment", "diagnosis", "prescribing", "suturing"],
+  },
+  {
+    id: "chiropractor",
+    titles: ["Chiropractor", "Osteopath", "整脊师"],
+    phrases: ["adjust patients' spines", "treat back and neck pain with manipulation"],
+    skills: ["spinal manipulation", "musculoskeletal assessment", "rehabilitation exercises", "patient education"],
+  },
+  {
+    id: "medical-receptionist",
+    titles: ["Medical Receptionist", "Medical Secretary", "Patient Services Representative", "Medical Office Assistant", "医院前台"],
+    phrases: ["book patient appointments", "greet patients at the clinic front desk"],
+    skills: ["scheduling", "electronic health records", "insurance verification", "customer service"],
+  },
+];

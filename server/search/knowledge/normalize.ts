@@ -1,0 +1,234 @@
+/**
+ * Word normalisation shared by the occupation index and query analysis: a query word matches a
+ * knowledge-base word only because both went through exactly these steps.
+ */
+
+export type TokenKind = "content" | "filler" | "stop" | "cjk";
+
+export interface Token {
+  /** The matching key: aliased, compound-joined and suffix-folded ("iPhones" → "iphone", "front end" → "frontend"). */
+  key: string;
+  /** The word as written, lowercased; a joined compound as one word ("front-end" → "frontend"). */
+  words: string[];
+  kind: TokenKind;
+  /** Which whitespace-separated piece of the text the token came from ("UI设计师" is one piece, two tokens). */
+  chunk: number;
+}
+
+/** Splits text into tokens; keeps c++, c#, .net and node.js whole, and a run of Chinese text as one token. */
+export function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  const clean = ASCII.test(text) ? text : text.normalize("NFKC").replaceAll("’", "'");
+  let end = 0;
+  let chunk = 0;
+  for (const match of clean.matchAll(TOKEN)) {
+    const raw = match[0];
+    if (/\s/.test(clean.slice(end, match.index))) chunk++;
+    end = match.index + raw.length;
+    if (CJK_CHAR.test(raw)) tokens.push({ key: raw, words: [raw], kind: "cjk", chunk });
+    // Upper-case "IT" is information technology, not the pronoun.
+    else if (raw === "IT") tokens.push({ key: "infotech", words: ["it"], kind: "content", chunk });
+    else for (const word of splitWord(stripMarks(raw.toLowerCase()))) tokens.push(wordToken(word, chunk));
+  }
+  return joinCompounds(tokens);
+}
+
+/** The keys of a text's content words, in order (fillers too when `keepFillers`, as in a title like "Help Desk"). */
+export function contentKeys(text: string, keepFillers = false): string[] {
+  return tokenize(text)
+    .filter((t) => t.kind === "content" || (keepFillers && t.kind === "filler"))
+    .map((t) => t.key);
+}
+
+/**
+ * Content words and Chinese runs, plus filler words that form a title pair with a neighbour
+ * ("help" in "help desk technician", "people" in "people operations").
+ */
+export function keptTokens(tokens: Token[], titlePairs: Set<string>): Token[] {
+  return tokens.filter((t, i) => {
+    if (t.kind === "content" || t.kind === "cjk") return true;
+    if (t.kind !== "filler") return false;
+    const before = tokens[i - 1];
+    const after = tokens[i + 1];
+    return (
+      (before !== undefined && titlePairs.has(`${before.key} ${t.key}`)) ||
+      (after !== undefined && titlePairs.has(`${t.key} ${after.key}`))
+    );
+  });
+}
+
+/** Whether the text has any Chinese (or other CJK) character. */
+export function hasCjk(text: string): boolean {
+  return CJK_CHAR.test(text);
+}
+
+/** Lowercase, NFKC, no whitespace: the form Chinese titles are matched in, by substring. */
+export function compactText(text: string): string {
+  return text.normalize("NFKC").toLowerCase().replace(/\s+/g, "");
+}
+
+/** Light suffix folding: plurals, -ing and -ed, a final e ("iphones" → "iphon", "developing" → "develop"). */
+export function fold(word: string): string {
+  const irregular = IRREGULAR[word];
+  if (irregular !== undefined) return irregular;
+  if (word.length <= 3 || /[^a-z]/.test(word)) return word;
+  let w = word;
+  if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (/(?:ss|ch|sh|x|z)es$/.test(w)) w = w.slice(0, -2);
+  // "apis" and "kpis" are plurals; "analysis" and "redis" are not.
+  else if (w.endsWith("s") && !/(?:ss|us)$/.test(w) && !(w.endsWith("is") && w.length > 4)) w = w.slice(0, -1);
+  if (w.endsWith("ing") && w.length >= 6 && VOWEL.test(w.slice(0, -3))) w = restoreStem(w.slice(0, -3));
+  else if (w.endsWith("ied") && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith("ed") && !w.endsWith("eed") && w.length >= 5 && VOWEL.test(w.slice(0, -2))) w = restoreStem(w.slice(0, -2));
+  if (w.endsWith("e") && w.length > 4 && !KEEP_E.has(w)) w = w.slice(0, -1);
+  return w;
+}
+
+// --- internal ---
+
+const CJK = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}`;
+const CJK_CHAR = new RegExp(`[${CJK}]`, "v");
+// Chinese runs; ".net"; words with inner dots or apostrophes and a trailing + or # (c++, c#, node.js).
+const TOKEN = new RegExp(
+  String.raw`[${CJK}]+|\.net(?![\p{L}\p{N}])|[[\p{L}\p{N}]--[${CJK}]]+(?:['.][[\p{L}\p{N}]--[${CJK}]]+)*[+#]*`,
+  "giv",
+);
+const VOWEL = /[aeiouy]/;
+const ASCII = /^[\x00-\x7f]*$/;
+const DOTTED = /\.(?:js|net|io)$/;
+
+const STOP = new Set(
+  (
+    "a an the and or but if of to in on at by for with from into onto as about than then so that this these those " +
+    "there here is are was were be been being am do does did doing done have has had having i me my mine myself we " +
+    "us our ours you your yours he him his she her it its they them their what which who whom whose when where why " +
+    "how all any some such no nor not only own same too very can could will would should shall may might must just " +
+    "also like im ive id dont cant wont please etc via per each every other more most much many few up out off over " +
+    "again once get gets got getting go goes going gone let lets something anything thing things stuff kind sort way " +
+    "really able eg ie s before after during while within without through between since until against among"
+  ).split(" "),
+);
+
+/** Words of job-search talk that say nothing about the job ("looking for someone who…", "I want a job as…"). */
+const FILLER = new Set(
+  (
+    "someone somebody anyone anybody person persons people guy guys individual job jobs position positions role roles " +
+    "opening openings vacancy vacancies career careers opportunity opportunities employment work works working want " +
+    "wants wanted need needs needed looking seeking searching search find finding hiring help helping company " +
+    "companies employer employers firm firms agency agencies organization organisation corporation apply applying " +
+    "available immediately asap now today near nearby hello hi thanks"
+  ).split(" "),
+);
+
+/** Spelling variants and short forms, mapped before folding (the target is folded too). */
+const ALIAS: Record<string, string> = {
+  nodejs: "node.js", node: "node.js", reactjs: "react", "react.js": "react", vuejs: "vue", "vue.js": "vue",
+  angularjs: "angular", nextjs: "next.js", k8s: "kubernetes", js: "javascript", ts: "typescript", dotnet: ".net",
+  postgres: "postgresql", unity3d: "unity", mgr: "manager", labourer: "laborer", labourers: "laborers",
+  // A developer, programmer and engineer of the same thing do the same job.
+  developer: "engineer", developers: "engineers", dev: "engineer", devs: "engineers", programmer: "engineer",
+  programmers: "engineers", eng: "engineer", engr: "engineer", coder: "engineer", coders: "engineers",
+  admin: "administrator", admins: "administrators", analyse: "analyze", analysing: "analyzing", analysed: "analyzed",
+  optimise: "optimize", optimising: "optimizing", organise: "organize", organising: "organizing", colour: "color",
+  behaviour: "behavior", centre: "center", programme: "program", licence: "license", labour: "labor",
+  modelling: "modeling", travelling: "traveling", paediatric: "pediatric", paediatrician: "pediatrician",
+  anaesthetist: "anesthetist", orthopaedic: "orthopedic", defence: "defense", tyre: "tire", tyres: "tires",
+};
+
+/** Folds that the suffix rules get wrong; values are final keys. */
+const IRREGULAR: Record<string, string> = {
+  children: "child", kids: "kid", women: "woman", men: "man", teeth: "tooth", feet: "foot", ads: "ad",
+  accounting: "accountant", accountants: "accountant", marketing: "marketing", marketer: "marketing",
+  marketers: "marketing", apps: "app", news: "news", series: "series", species: "species", analyses: "analysis",
+  diagnoses: "diagnosis", lives: "life", knives: "knife", shelves: "shelf", development: "develop",
+  developments: "develop", embedding: "embedding", embeddings: "embedding", securities: "securities",
+};
+
+/** Words whose final e tells them apart from another word ("plane" is not "plan"). */
+const KEEP_E = new Set(["plane", "state", "spine", "bite", "cute", "rate", "site", "wine", "note", "hope"]);
+
+/** Two words that mean one ("front end", "front-end" → "frontend"); hyphenated forms arrive here split. */
+const COMPOUNDS: Record<string, string> = {
+  "front end": "frontend", "back end": "backend", "full stack": "fullstack", "dev ops": "devops",
+  "e commerce": "ecommerce", "e mail": "email", "e mails": "emails", "web site": "website", "web sites": "websites",
+  "data base": "database", "data bases": "databases", "on call": "oncall", "pen test": "pentest",
+  "pen testing": "pentesting", "pen tester": "pentester", "health care": "healthcare", "child care": "childcare",
+  "day care": "daycare", "book keeping": "bookkeeping", "book keeper": "bookkeeper", "copy writer": "copywriter",
+  "copy writing": "copywriting", "sec ops": "secops", "ml ops": "mlops", "fin ops": "finops", "git ops": "gitops",
+  "x ray": "xray", "x rays": "xrays", "java script": "javascript", "micro services": "microservices",
+  "type script": "typescript", "sys admin": "sysadmin", "help desk": "helpdesk", "service desk": "servicedesk",
+};
+
+function wordToken(word: string, chunk: number): Token {
+  let known = WORDS.get(word);
+  if (known === undefined) {
+    known = { key: fold(ALIAS[word] ?? word), kind: STOP.has(word) ? "stop" : FILLER.has(word) ? "filler" : "content" };
+    // Bounded, so a stream of unique junk words cannot grow it without end.
+    if (WORDS.size >= MAX_CACHED_WORDS) WORDS.clear();
+    WORDS.set(word, known);
+  }
+  return { key: known.key, words: [word], kind: known.kind, chunk };
+}
+
+const WORDS = new Map<string, { key: string; kind: TokenKind }>();
+const MAX_CACHED_WORDS = 50_000;
+
+/** "node.js" stays whole; other dotted words ("u.s", "3.5") and possessives come apart. */
+function splitWord(word: string): string[] {
+  const bare = word.replace(/'s$/, "").replaceAll("'", "");
+  if (!bare.includes(".") || bare === ".net" || (DOTTED.test(bare) && !bare.startsWith("."))) return [bare];
+  return bare.split(".").filter((part) => part !== "");
+}
+
+function stripMarks(word: string): string {
+  return /[^\x00-\x7f]/.test(word) ? word.normalize("NFKD").replace(/\p{M}/gu, "") : word;
+}
+
+function joinCompounds(tokens: Token[]): Token[] {
+  const out: Token[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const a = tokens[i]!;
+    const b = tokens[i + 1];
+    if (isGolang(a, tokens[i - 1], b)) {
+      out.push({ ...a, key: "golang", kind: "content" });
+      continue;
+    }
+    // Lower-case "it support", "it manager": information technology before an IT job word.
+    if (a.words[0] === "it" && a.words.length === 1 && b !== undefined && IT_BEFORE.has(b.key)) {
+      out.push({ ...a, key: "infotech", kind: "content" });
+      continue;
+    }
+    const joined = b && a.words.length === 1 && b.words.length === 1 ? COMPOUNDS[`${a.words[0]} ${b.words[0]}`] : undefined;
+    if (joined === undefined || b === undefined) {
+      out.push(a);
+      continue;
+    }
+    out.push({ key: fold(joined), words: [joined], kind: "content", chunk: a.chunk });
+    i++;
+  }
+  return out;
+}
+
+/** "go" is the language in "go developer" and "written in go", the verb elsewhere. */
+function isGolang(token: Token, before: Token | undefined, after: Token | undefined): boolean {
+  if (token.words[0] !== "go" || token.words.length !== 1) return false;
+  return (after !== undefined && GO_BEFORE.has(after.key)) || (before !== undefined && GO_AFTER.has(before.words[0]!));
+}
+
+const IT_BEFORE = new Set(
+  (
+    "support helpdesk servicedesk manager director administrator technician specialist consultant recruiter " +
+    "auditor project security department infrastructure operation analyst engineer architect"
+  )
+    .split(" ")
+    .map(fold),
+);
+const GO_BEFORE = new Set(["engineer", "backend", "microservic", "servic", "api", "code"]);
+const GO_AFTER = new Set(["in", "using", "golang", "rust", "python", "java"]);
+
+/** Undoes a doubled consonant ("running" → "run") or restores a short verb's e ("coding" → "code"). */
+function restoreStem(stem: string): string {
+  if (/([bgmnprt])\1$/.test(stem)) return stem.slice(0, -1);
+  if (stem.length <= 3 && /[^aeiou][aeiou][^aeiouwxy]$/.test(stem)) return `${stem}e`;
+  return stem;
+}

@@ -1,0 +1,167 @@
+import type { Occupation } from "./occupations.ts";
+
+/** Software development: general, web, mobile, embedded, games and programming languages. */
+export const SOFTWARE: Occupation[] = [
+  {
+    id: "software-engineer",
+    titles: ["Software Engineer", "Software Developer", "Programmer", "Coder", "Software Development Engineer", "SDE", "SWE", "Computer Programmer", "Application Developer", "Founding Engineer", "软件工程师", "软件开发工程师", "程序员"],
+    phrases: ["write code for a living", "build software", "develop computer programs", "program computers", "write and ship software products"],
+    skills: ["git", "data structures", "algorithms", "python", "java", "object-oriented design", "code review", "unit testing"],
+  },
+  {
+    id: "frontend-developer",
+    titles: ["Frontend Developer", "Frontend Engineer", "Front End Web Developer", "UI Engineer", "JavaScript Developer", "React Developer", "Angular Developer", "Vue Developer", "前端工程师", "前端开发", "前端开发工程师", "前端研发工程师", "Web前端", "前端"],
+    phrases: ["build user interfaces for websites", "turn designs into web pages and working code", "build interactive web pages in the browser", "build the part of a website people see and click"],
+    skills: ["javascript", "typescript", "react", "html", "css", "vue", "angular", "next.js", "webpack", "tailwind css", "figma handoff"],
+  },
+  {
+    id: "backend-developer",
+    titles: ["Backend Developer", "Backend Engineer", "Server-Side Developer", "API Developer", "Backend Software Engineer", "后端工程师", "后端开发", "后端开发工程师", "后端研发工程师", "服务端开发", "服务端研发", "后台开发", "后端"],
+    phrases: ["build apis and server logic", "write the code behind an app that runs on servers", "design databases and services for applications", "build server side systems that handle requests"],
+    skills: ["java", "python", "golang", "node.js", "sql", "rest apis", "postgresql", "microservices", "redis", "docker"],
+  },
+  {
+    id: "fullstack-developer",
+    titles: ["Full Stack Developer", "Full Stack Engineer", "Full Stack Web Developer", "Product Engineer", "MERN Stack Developer", "全栈工程师", "全栈开发", "全栈开发工程师", "全栈"],
+    phrases: ["build both the frontend and backend of web apps", "build whole web applications end to end", "work across the entire web stack", "code the user interface and the server", "build internal tools and dashboards for teams"],
+    skills: ["javascript", "typescript", "react", "node.js", "postgresql", "rest apis", "docker", "ruby on rails", "python"],
+  },
+  {
+    id: "web-developer",
+    titles: ["Web Developer", "Website Developer", "Webmaster", "Web Programmer", "Web Application Developer", "网站开发", "网页开发"],
+    phrases: ["build websites for businesses", "make and maintain websites", "create websites and web apps", "update and fix company websites"],
+    skills: ["html", "css", "javascript", "php", "wordpress", "mysql", "jquery", "responsive design"],
+  },
+  {
+    id: "ios-developer",
+    titles: ["iOS Developer", "iOS Engineer", "iPhone Developer", "iPhone App Developer", "Swift Developer", "iOS开发", "iOS开发工程师"],
+    phrases: ["build apps for iphone", "make iphone and ipad apps", "develop apple mobile apps", "publish apps on the app store"],
+    skills: ["swift", "objective-c", "swiftui", "xcode", "uikit", "core data", "cocoapods", "combine"],
+  },
+  {
+    id: "android-developer",
+    titles: ["Android Developer", "Android Engineer", "Kotlin Developer", "Android App Developer", "安卓开发", "Android开发", "Android开发工程师", "安卓开发工程师", "安卓"],
+    phrases: ["build apps for android phones", "make android apps", "publish apps on google play", "develop apps for samsung and pixel phones"],
+    skills: ["kotlin", "java", "android sdk", "jetpack compose", "android studio", "gradle", "coroutines", "retrofit"],
+  },
+  {
+    id: "mobile-developer",
+    titles: ["Mobile Developer", "Mobile App Developer", "Mobile Engineer", "App Developer", "Mobile Software Engineer", "移动开发", "移动端开发", "客户端开发", "客户端开发工程师", "App开发"],
+    phrases: ["build apps for phones", "make mobile apps for ios and android", "develop smartphone applications", "build apps for phones and tablets"],
+    skills: ["react native", "flutter", "swift", "kotlin", "mobile ui", "firebase", "app store deployment", "push notifications"],
+  },
+  {
+    id: "flutter-developer",
+    titles: ["Flutter Developer", "Flutter Engineer", "Dart Developer", "Flutter开发"],
+    phrases: ["write one codebase for ios and android", "build cross platform mobile apps with flutter", "make beautiful mobile apps in dart"],
+    skills: ["flutter", "dart", "firebase", "bloc", "riverpod", "rest apis"],
+  },
+  {
+    id: "react-native-developer",
+    titles: ["React Native Developer", "React Native Engineer", "React Native开发"],
+    phrases: ["build mobile apps with javascript", "ship cross platform apps with react", "turn a react web team's skills into mobile apps"],
+    skills: ["react native", "javascript", "typescript", "expo", "redux", "react"],
+  },
+  {
+    id: "embedded-engineer",
+    titles: ["Embedded Software Engineer", "Embedded Engineer", "Embedded Developer", "Embedded Systems Engineer", "嵌入式工程师", "嵌入式开发", "嵌入式软件工程师"],
+    phrases: ["write software for devices and microcontrollers", "program the chips inside products", "write code that runs directly on hardware", "build software for electronic gadgets and sensors"],
+    skills: ["c", "c++", "embedded c", "rtos", "microcontrollers", "arm cortex-m", "embedded linux", "spi", "i2c", "arduino", "raspberry pi"],
+  },
+  {
+    id: "firmware-engineer",
+    titles: ["Firmware Engineer", "Firmware Developer", "Firmware Programmer", "固件工程师", "固件开发"],
+    phrases: ["write firmware for hardware", "program the low level code of devices", "update the software burned into chips", "bring up new circuit boards with code"],
+    skills: ["c", "assembly", "bootloaders", "jtag", "stm32", "device drivers", "oscilloscope", "bluetooth low energy"],
+  },
+  {
+    id: "game-developer",
+    titles: ["Game Developer", "Game Programmer", "Gameplay Programmer", "Game Engineer", "Video Game Developer", "游戏开发", "游戏开发工程师", "游戏客户端开发"],
+    phrases: ["make video games", "program games for consoles and pc", "code gameplay for video games", "build mobile games"],
+    skills: ["c++", "c#", "unity", "unreal engine", "game physics", "directx", "shaders", "multiplayer networking"],
+  },
+  {
+    id: "unity-developer",
+    titles: ["Unity Developer", "Unity 3D Developer", "Unity Engineer", "Unity开发"],
+    phrases: ["build games and apps in unity", "make mobile games with unity", "script interactive 3d scenes"],
+    skills: ["unity", "c#", "3d math", "shader graph", "mobile game optimization", "physics"],
+  },
+  {
+    id: "unreal-developer",
+    titles: ["Unreal Engine Developer", "Unreal Developer", "Unreal Engine Programmer", "UE5 Developer", "UE4开发"],
+    phrases: ["build games in unreal engine", "create real time 3d experiences with unreal", "program high end console games"],
+    skills: ["unreal engine", "c++", "blueprints", "ue5", "niagara", "gameplay ability system"],
+  },
+  {
+    id: "graphics-engineer",
+    titles: ["Graphics Engineer", "Graphics Programmer", "Rendering Engineer", "GPU Programmer", "图形工程师", "图形开发", "三维开发", "渲染工程师"],
+    phrases: ["write 3d rendering code", "make graphics run fast on gpus", "program shaders and rendering engines", "draw 3d scenes on screen in real time"],
+    skills: ["opengl", "vulkan", "directx", "hlsl", "glsl", "cuda", "metal", "webgl"],
+  },
+  {
+    id: "java-developer",
+    titles: ["Java Developer", "Java Engineer", "Java Software Engineer", "J2EE Developer", "Spring Developer", "Java开发", "Java开发工程师", "Java工程师", "Java后端"],
+    phrases: ["build enterprise applications in java", "write java backend services", "maintain large java systems for businesses"],
+    skills: ["java", "spring boot", "hibernate", "maven", "microservices", "jvm", "junit", "kafka"],
+  },
+  {
+    id: "python-developer",
+    titles: ["Python Developer", "Python Engineer", "Django Developer", "Python Programmer", "Python Software Engineer", "Python开发", "Python开发工程师"],
+    phrases: ["write python code", "build web apps with django", "automate tasks with python scripts", "build apis in python"],
+    skills: ["python", "django", "flask", "fastapi", "pandas", "pytest", "celery", "sqlalchemy"],
+  },
+  {
+    id: "golang-developer",
+    titles: ["Go Developer", "Golang Developer", "Golang Engineer", "Go Programmer", "Go开发", "Golang开发", "Golang工程师", "Go开发工程师"],
+    phrases: ["build fast backend services in golang", "write concurrent network services", "build cloud native tools in golang"],
+    skills: ["golang", "grpc", "goroutines", "microservices", "kubernetes", "postgresql", "docker", "protocol buffers"],
+  },
+  {
+    id: "rust-developer",
+    titles: ["Rust Developer", "Rust Engineer", "Rust Programmer", "Rust开发"],
+    phrases: ["write safe systems code in rust", "build fast low level services without crashes", "rewrite performance critical code in rust"],
+    skills: ["rust", "tokio", "cargo", "webassembly", "async rust", "systems programming", "linux"],
+  },
+  {
+    id: "cpp-developer",
+    titles: ["C++ Developer", "C++ Engineer", "C++ Software Engineer", "C++ Programmer", "C++开发", "C++开发工程师"],
+    phrases: ["write high performance c++ code", "build performance critical software", "maintain large native code bases"],
+    skills: ["c++", "stl", "c++17", "boost", "multithreading", "cmake", "linux", "gdb"],
+  },
+  {
+    id: "dotnet-developer",
+    titles: [".NET Developer", "C# Developer", "ASP.NET Developer", ".NET Engineer", ".NET开发", "C#开发"],
+    phrases: ["build business applications on microsoft technology", "write c# code for web and desktop apps", "maintain windows and azure applications"],
+    skills: ["c#", ".net", "asp.net core", "entity framework", "sql server", "azure", "blazor", "linq"],
+  },
+  {
+    id: "php-developer",
+    titles: ["PHP Developer", "PHP Engineer", "Laravel Developer", "Symfony Developer", "PHP Programmer", "PHP开发", "PHP开发工程师"],
+    phrases: ["build websites in php", "maintain laravel web applications", "write server code for content sites"],
+    skills: ["php", "laravel", "mysql", "symfony", "composer", "javascript", "redis"],
+  },
+  {
+    id: "ruby-developer",
+    titles: ["Ruby on Rails Developer", "Ruby Developer", "Rails Developer", "Ruby Engineer", "Rails Engineer", "Ruby开发"],
+    phrases: ["build web apps with rails", "maintain ruby on rails applications", "ship startup products quickly in ruby"],
+    skills: ["ruby", "ruby on rails", "postgresql", "rspec", "sidekiq", "hotwire", "heroku"],
+  },
+  {
+    id: "nodejs-developer",
+    titles: ["Node.js Developer", "Node.js Engineer", "NestJS Developer", "JavaScript Backend Developer", "Node.js开发", "Node开发工程师"],
+    phrases: ["build server side javascript", "write apis in node", "build real time services with websockets"],
+    skills: ["node.js", "express", "nestjs", "typescript", "mongodb", "rest apis", "graphql"],
+  },
+  {
+    id: "scala-developer",
+    titles: ["Scala Developer", "Scala Engineer", "Scala开发"],
+    phrases: ["build data heavy services in scala", "write functional code on the jvm", "build streaming systems with akka"],
+    skills: ["scala", "akka", "apache spark", "cats", "sbt", "kafka", "functional programming"],
+  },
+  {
+    id: "functional-programmer",
+    titles: ["Functional Programmer", "Clojure Developer", "Haskell Developer", "Elixir Developer", "Erlang Developer", "OCaml Developer", "F# Developer"],
+    phrases: ["write software in functional languages", "build reliable systems with immutable data", "work in clojure haskell or elixir"],
+    skills: ["functional programming", "clojure", "haskell", "elixir", "erlang", "ocaml", "phoenix", "type systems"],
+  },
+];

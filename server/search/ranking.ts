@@ -1,0 +1,135 @@
+import { cjkBigrams, tokenize } from "./text.ts";
+import type { JobRow } from "./store.ts";
+
+/** What a query contributes to ranking: its own words, weighted extra words, and CJK pairs. */
+export interface RankingQuery {
+  /** Folded tokens of the query's own content words. */
+  tokens: string[];
+  /** Each token's weight (its IDF), so a rare word counts more than a common one. */
+  weights: number[];
+  expansions: Array<{ tokens: string[]; weight: number }>;
+  cjk: string[];
+}
+
+/** Per-candidate evidence, each in [0, 1] except cosine in [-1, 1]. */
+export interface Features {
+  /** Cosine similarity of query and posting vectors. */
+  cosine: number;
+  /** How far the cosine falls short of the best candidate's (the static model's cosines shift with the query). */
+  cosineGap: number;
+  /** BM25 score as a share of the best candidate's; 0 when BM25 did not retrieve it. */
+  bm25Share: number;
+  /** Reciprocal BM25 rank, 10 / (9 + rank): 1 for the first, 0 when not retrieved. */
+  bm25Reciprocal: number;
+  /** Reciprocal vector rank, the same way. */
+  vectorReciprocal: number;
+  /** Share of the query's words in the title. */
+  titleCoverage: number;
+  /** Share of the query's words in title and the start of the description. */
+  textCoverage: number;
+  /** Weight of the best knowledge-base title or skill found whole in the title. */
+  expansionTitle: number;
+  /** The same, found in title or the start of the description. */
+  expansionText: number;
+  /** Share of the query's CJK pairs in title and description. */
+  cjkCoverage: number;
+  /** 1 when the query is written in a CJK script and the posting has no CJK text. */
+  cjkMismatch: number;
+}
+
+/** What a candidate's retrievers said, relative to the best candidate of the same search. */
+export interface RetrievalEvidence {
+  cosine: number;
+  cosineGap: number;
+  bm25Share: number;
+  bm25Reciprocal: number;
+  vectorReciprocal: number;
+}
+
+/** How much of a description the text features read: where postings say what the job is. */
+export const DESCRIPTION_HEAD = 1000;
+
+export function rankingQuery(
+  terms: string[],
+  expansions: Array<{ text: string; weight: number }>,
+  query: string,
+  weigh: (token: string) => number,
+): RankingQuery {
+  const tokens = [...new Set(terms.flatMap(tokenize))];
+  return {
+    tokens,
+    weights: tokens.map(weigh),
+    expansions: expansions.map(({ text, weight }) => ({ tokens: tokenize(text), weight })).filter((e) => e.tokens.length > 0),
+    cjk: [...new Set(cjkBigrams(query))],
+  };
+}
+
+export function features(query: RankingQuery, row: JobRow, evidence: RetrievalEvidence): Features {
+  const title = new Set(tokenize(row.job_title ?? ""));
+  const head = row.job_description.slice(0, DESCRIPTION_HEAD);
+  const text = new Set([...title, ...tokenize(head)]);
+  const total = query.weights.reduce((a, b) => a + b, 0);
+  const share = (set: Set<string>) =>
+    total === 0 ? 0 : query.tokens.reduce((sum, t, i) => sum + (set.has(t) ? query.weights[i]! : 0), 0) / total;
+  const bestExpansion = (set: Set<string>) => {
+    let best = 0;
+    for (const { tokens, weight } of query.expansions) if (weight > best && tokens.every((t) => set.has(t))) best = weight;
+    return best;
+  };
+  let cjkCoverage = 0;
+  let cjkMismatch = 0;
+  if (query.cjk.length > 0) {
+    const pairs = new Set(cjkBigrams(`${row.job_title ?? ""} ${row.job_description}`));
+    cjkCoverage = query.cjk.filter((pair) => pairs.has(pair)).length / query.cjk.length;
+    cjkMismatch = pairs.size === 0 ? 1 : 0;
+  }
+  return {
+    ...evidence,
+    titleCoverage: share(title),
+    textCoverage: share(text),
+    expansionTitle: bestExpansion(title),
+    expansionText: bestExpansion(text),
+    cjkCoverage,
+    cjkMismatch,
+  };
+}
+
+/**
+ * The fused relevance of a posting: a linear blend of its features (weights from the evaluation,
+ * see README "Relevance"). Higher is better; it does not depend on the page or the other candidates.
+ */
+export function fusedScore(f: Features): number {
+  let sum = WEIGHTS.bias;
+  for (const name of FEATURE_NAMES) sum += WEIGHTS[name] * f[name];
+  return sum;
+}
+
+/**
+ * The 0–1 score: the logistic of the fused score, fitted so that a score approximates the share of
+ * results with that score that the evaluation judged relevant (0.8 ≈ 4 in 5), whatever the query.
+ */
+export function calibratedScore(fused: number): number {
+  return Math.round((1 / (1 + Math.exp(-fused))) * 10_000) / 10_000;
+}
+
+// --- internal ---
+
+export const FEATURE_NAMES = [
+  "cosine", "cosineGap", "bm25Share", "bm25Reciprocal", "vectorReciprocal", "titleCoverage", "textCoverage", "expansionTitle", "expansionText", "cjkCoverage", "cjkMismatch",
+] as const satisfies readonly (keyof Features)[];
+
+/** Fitted by `bun bench/calibrate.ts` (logistic regression over the judged queries' candidates). */
+const WEIGHTS: Record<"bias" | (typeof FEATURE_NAMES)[number], number> = {
+  bias: -1.77,
+  cosine: 0.31,
+  cosineGap: -0.1,
+  bm25Share: 0.67,
+  bm25Reciprocal: 0.37,
+  vectorReciprocal: -0.07,
+  titleCoverage: 1.48,
+  textCoverage: 1.12,
+  expansionTitle: 0.92,
+  expansionText: 0.95,
+  cjkCoverage: 0.48,
+  cjkMismatch: -0.43,
+};
