@@ -120,16 +120,16 @@ export const FEATURE_NAMES = [
 
 /** Fitted by `bun bench/calibrate.ts` (logistic regression over the judged queries' candidates). */
 const WEIGHTS: Record<"bias" | (typeof FEATURE_NAMES)[number], number> = {
-  bias: -1.77,
-  cosine: 0.31,
-  cosineGap: -0.1,
-  bm25Share: 0.67,
-  bm25Reciprocal: 0.37,
-  vectorReciprocal: -0.07,
-  titleCoverage: 1.48,
-  textCoverage: 1.12,
-  expansionTitle: 0.92,
-  expansionText: 0.95,
-  cjkCoverage: 0.48,
-  cjkMismatch: -0.43,
+  bias: -1.84,
+  cosine: 0.5,
+  cosineGap: -0.03,
+  bm25Share: 0.98,
+  bm25Reciprocal: 0.39,
+  vectorReciprocal: -0.13,
+  titleCoverage: 1.86,
+  textCoverage: 1.39,
+  expansionTitle: 1.04,
+  expansionText: 0.91,
+  cjkCoverage: 0.36,
+  cjkMismatch: -0.37,
 };

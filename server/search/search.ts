@@ -6,6 +6,7 @@ import { analyzeQuery } from "./query-understanding.ts";
 import { calibratedScore, features, fusedScore, rankingQuery, type Features } from "./ranking.ts";
 import type { Hit, JobRow, JobStore } from "./store.ts";
 import { idf } from "./term-stats.ts";
+import { hasCjk } from "./text.ts";
 
 export interface SearchDeps {
   store: JobStore;
@@ -14,6 +15,8 @@ export interface SearchDeps {
 
 /** Each retriever brings at least this many candidates, so fusion has depth beyond one page. */
 const MIN_CANDIDATES = 50;
+/** From this confidence on, the knowledge base says the query names an occupation itself. */
+const NAMED_JOB_CONFIDENCE = 0.95;
 /** Knowledge-base expansions at least this confident also steer the query vector. */
 const VECTOR_EXPANSION_WEIGHT = 0.5;
 
@@ -53,10 +56,12 @@ export async function rankCandidates(deps: SearchDeps, request: SearchRequest): 
   const mode = request.retrieval ?? "hybrid";
   const analysis = analyzeQuery(request.query);
   const stats = deps.store.termStats();
-  const query = rankingQuery(analysis.terms, analysis.expansions, request.query, (token) => idf(stats, token));
+  // A query that names a job outright is served best by its own words (related jobs only dilute it);
+  // a CJK query has its own keyword path, and English expansions would pull it towards English postings.
+  const namesJob = (analysis.occupations[0]?.confidence ?? 0) >= NAMED_JOB_CONFIDENCE;
+  const expansions = hasCjk(request.query) || namesJob ? [] : analysis.expansions;
+  const query = rankingQuery(analysis.terms, expansions, request.query, (token) => idf(stats, token));
   const depth = Math.max(MIN_CANDIDATES, 2 * (request.offset + request.topK));
-  // A CJK query has its own keyword path; English expansions would pull it towards English postings.
-  const expansions = query.cjk.length > 0 ? [] : analysis.expansions;
   const steering = expansions.filter((e) => e.weight >= VECTOR_EXPANSION_WEIGHT).map((e) => e.text);
   const vector = mode === "bm25" ? undefined : await deps.embedder.embedQuery([request.query, ...steering].join(" "));
   const keywordText = analysis.terms.join(" ") || request.query;
