@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import type { ValidJobRecord } from "../../shared/job.ts";
+import type { JobResult, ValidJobRecord } from "../../shared/job.ts";
 import { parseDateTime } from "../../shared/time.ts";
 import type { Embedder } from "../search/embedder.ts";
 import type { StoredJob } from "../search/schema.ts";
-import { cjkBigrams } from "../search/text.ts";
+import { rankingTerms } from "../search/ranking.ts";
 import type { JobStore } from "../search/store.ts";
 import { readRecords, type RawRecord } from "./read.ts";
 import { validateRecord } from "./validate.ts";
@@ -136,11 +136,34 @@ function normalized(record: ValidJobRecord) {
 }
 
 function toStoredJob(record: ValidJobRecord, hash: string, vector: Float32Array): StoredJob {
+  const job = normalized(record);
+  const terms = rankingTerms(record.job_title ?? "", record.job_description);
   return {
-    ...normalized(record),
+    ...job,
     publish_ts: parseDateTime(record.publish_time)!,
     content_hash: hash,
-    cjk_text: cjkBigrams(`${record.job_title ?? ""} ${record.job_description}`).join(" "),
+    ...terms,
+    result_json: JSON.stringify({ id: job.id, ...resultFields(job), ...terms }),
     vector,
   };
+}
+
+/** The result fields of spec §2.1 but score and description, in its order, unknown ones absent. */
+function resultFields(job: ReturnType<typeof normalized>): Omit<JobResult, "score"> {
+  return {
+    ...present("job_title", job.job_title),
+    ...present("city", job.city),
+    ...present("company_name", job.company_name),
+    publish_time: job.publish_time,
+    ...present("base_salary", job.base_salary),
+    job_url: job.job_url,
+    job_tags: job.job_tags,
+    data_source: job.data_source,
+    ...present("seniority_level", job.seniority_level),
+    ...present("employment_type", job.employment_type),
+  };
+}
+
+function present<K extends string>(key: K, value: string | null): Partial<Record<K, string>> {
+  return value === null || value === "" ? {} : ({ [key]: value } as Record<K, string>);
 }

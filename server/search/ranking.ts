@@ -1,5 +1,4 @@
 import { cjkBigrams, tokenize } from "./text.ts";
-import type { JobRow } from "./store.ts";
 
 /** What a query contributes to ranking: its own words, weighted extra words, and CJK pairs. */
 export interface RankingQuery {
@@ -64,10 +63,31 @@ export function rankingQuery(
   };
 }
 
-export function features(query: RankingQuery, row: JobRow, evidence: RetrievalEvidence): Features {
-  const title = new Set(tokenize(row.job_title ?? ""));
-  const head = row.job_description.slice(0, DESCRIPTION_HEAD);
-  const text = new Set([...title, ...tokenize(head)]);
+/** What ranking reads of a posting, computed once at ingest (stored columns `rank_terms`, `cjk_text`). */
+export interface RankingTerms {
+  rank_terms: string;
+  cjk_text: string;
+}
+
+export function rankingTerms(title: string, description: string): RankingTerms {
+  const titleTokens = new Set(tokenize(title));
+  const textTokens = new Set([...titleTokens, ...tokenize(description.slice(0, DESCRIPTION_HEAD))]);
+  return {
+    rank_terms: `${[...titleTokens].join(" ")}\n${[...textTokens].join(" ")}`,
+    cjk_text: cjkBigrams(`${title} ${description}`).join(" "),
+  };
+}
+
+/** The folded words of the title and of title + description start, from `rank_terms`. */
+export function splitRankTerms(rankTerms: string): { title: string[]; text: string[] } {
+  const [title = "", text = ""] = rankTerms.split("\n");
+  return { title: title.split(" ").filter(Boolean), text: text.split(" ").filter(Boolean) };
+}
+
+export function features(query: RankingQuery, row: RankingTerms, evidence: RetrievalEvidence): Features {
+  const terms = splitRankTerms(row.rank_terms);
+  const title = new Set(terms.title);
+  const text = new Set(terms.text);
   const total = query.weights.reduce((a, b) => a + b, 0);
   const share = (set: Set<string>) =>
     total === 0 ? 0 : query.tokens.reduce((sum, t, i) => sum + (set.has(t) ? query.weights[i]! : 0), 0) / total;
@@ -79,7 +99,7 @@ export function features(query: RankingQuery, row: JobRow, evidence: RetrievalEv
   let cjkCoverage = 0;
   let cjkMismatch = 0;
   if (query.cjk.length > 0) {
-    const pairs = new Set(cjkBigrams(`${row.job_title ?? ""} ${row.job_description}`));
+    const pairs = new Set(row.cjk_text === "" ? [] : row.cjk_text.split(" "));
     cjkCoverage = query.cjk.filter((pair) => pairs.has(pair)).length / query.cjk.length;
     cjkMismatch = pairs.size === 0 ? 1 : 0;
   }

@@ -25,15 +25,21 @@ export interface StoredJob {
   content_hash: string;
   /** Character pairs of the CJK text in title and description (space-separated), for keyword search in Chinese. */
   cjk_text: string;
+  /**
+   * What ranking compares query words with, tokenized once at ingest: the title's folded words and
+   * those of title and description start, space-separated, the two joined by a newline.
+   */
+  rank_terms: string;
+  /**
+   * What a search reads of a candidate, as JSON: id, the result fields (spec §2.1 order, unknown ones
+   * absent), rank_terms and cjk_text. One column instead of fifteen: each column read costs ~1 ms.
+   */
+  result_json: string;
   vector: Float32Array;
 }
 
-/** Columns a summary page needs (no description, no vector). */
-export const SUMMARY_COLUMNS = [
-  "id", "job_title", "company_name", "city", "country", "publish_time", "publish_ts", "base_salary",
-  "job_url", "job_tags", "data_source", "seniority_level", "employment_type",
-] as const;
-export const FULL_COLUMNS = [...SUMMARY_COLUMNS, "job_description"] as const;
+/** What a search reads of each candidate: few columns, since every column read costs about a millisecond. */
+export const CANDIDATE_COLUMNS = ["result_json", "vector"] as const;
 
 /** The table's Arrow schema; the embedding model travels with it as schema metadata. */
 export function jobsSchema(modelId: string, dimension: number): Schema {
@@ -55,6 +61,8 @@ export function jobsSchema(modelId: string, dimension: number): Schema {
     text("job_description", false),
     text("content_hash", false),
     text("cjk_text", false),
+    text("rank_terms", false),
+    text("result_json", false),
     new Field("vector", new FixedSizeList(dimension, new Field("item", new Float32(), true)), false),
   ];
   const metadata = new Map([

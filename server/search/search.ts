@@ -4,7 +4,7 @@ import type { SearchRequest } from "../../shared/search.ts";
 import type { Embedder } from "./embedder.ts";
 import { analyzeQuery } from "./query-understanding.ts";
 import { calibratedScore, features, fusedScore, rankingQuery, type Features } from "./ranking.ts";
-import type { Hit, JobRow, JobStore } from "./store.ts";
+import type { CandidateRow, Hit, JobRow, JobStore } from "./store.ts";
 import { idf } from "./term-stats.ts";
 import { hasCjk } from "./text.ts";
 
@@ -40,7 +40,7 @@ export async function searchJobs(deps: SearchDeps, request: SearchRequest): Prom
 
 /** A candidate of either retriever with its evidence and scores. */
 export interface Ranked {
-  row: JobRow;
+  row: CandidateRow;
   score: number;
   fused: number;
   features?: Features;
@@ -83,7 +83,7 @@ export async function rankCandidates(deps: SearchDeps, request: SearchRequest): 
     if (known) Object.assign(known, { bm25: hit.score, bm25Rank: i + 1 });
     else candidates.set(hit.id, { hit, bm25: hit.score, bm25Rank: i + 1, vectorRank: null });
   });
-  const rows = await deps.store.rows([...candidates.values()].map((c) => c.hit));
+  const rows = await deps.store.rows([...candidates.values()].map((c) => c.hit), request.detail === "full");
   for (const [id, c] of candidates) {
     const row = rows.get(id);
     c.cosine ??= vector && row ? dot(vector, row.vector) : 0;
@@ -158,29 +158,16 @@ function repostKey(row: JobRow): string | undefined {
 }
 
 function toResult(candidate: Ranked, request: SearchRequest): JobResult {
-  const { row } = candidate;
-  // Key order follows spec §2.1; unknown optional fields stay absent.
+  // The stored fields are in spec §2.1 order with unknown ones absent; score goes first.
+  const { id: _, job_description, rank_terms: __, cjk_text: ___, vector: ____, ...fields } = candidate.row;
   return {
     score: candidate.score,
-    ...present("job_title", row.job_title),
-    ...present("city", row.city),
-    ...present("company_name", row.company_name),
-    publish_time: row.publish_time,
-    ...present("base_salary", row.base_salary),
-    job_url: row.job_url,
-    job_tags: row.job_tags,
-    data_source: row.data_source,
-    ...present("seniority_level", row.seniority_level),
-    ...present("employment_type", row.employment_type),
-    ...(request.detail === "full" ? { job_description: row.job_description } : {}),
+    ...fields,
+    ...(request.detail === "full" ? { job_description: job_description ?? "" } : {}),
     ...(request.explain
       ? { bm25_rank: candidate.bm25Rank, vector_rank: candidate.vectorRank, fused_score: Math.round(candidate.fused * 10_000) / 10_000 }
       : {}),
   };
-}
-
-function present<K extends string>(key: K, value: string | null | undefined): Partial<Record<K, string>> {
-  return value === null || value === undefined || value === "" ? {} : ({ [key]: value } as Record<K, string>);
 }
 
 /** 1 for rank 1, falling like 1/rank after the first ten; 0 for no rank. */

@@ -1,8 +1,7 @@
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as lancedb from "@lancedb/lancedb";
-import { DESCRIPTION_HEAD } from "./ranking.ts";
-import { tokenize } from "./text.ts";
+import { splitRankTerms } from "./ranking.ts";
 
 const FILE = "term-stats.json";
 /** Words in fewer postings than this are rare enough to share the rarest weight (keeps the file small). */
@@ -22,20 +21,17 @@ export function idf(stats: TermStats | undefined, token: string): number {
 }
 
 /**
- * Counts, over every posting's title and the start of its description (what ranking reads), the
- * postings each word occurs in, and writes them to `<dataDir>/term-stats.json` (atomically).
- * Run after every load; takes about a second for 30k postings.
+ * Counts, over every posting's `rank_terms` (the words ranking reads), the postings each word
+ * occurs in, and writes them to `<dataDir>/term-stats.json` (atomically). Run after every load.
  */
 export async function writeTermStats(table: lancedb.Table, dataDir: string): Promise<TermStats> {
   const counts = new Map<string, number>();
   let docs = 0;
-  for await (const batch of table.query().select(["job_title", "job_description"])) {
-    const titles = batch.getChild("job_title")!;
-    const descriptions = batch.getChild("job_description")!;
+  for await (const batch of table.query().select(["rank_terms"])) {
+    const column = batch.getChild("rank_terms")!;
     for (let i = 0; i < batch.numRows; i++) {
       docs++;
-      const text = `${titles.get(i) ?? ""} ${String(descriptions.get(i) ?? "").slice(0, DESCRIPTION_HEAD)}`;
-      for (const token of new Set(tokenize(text))) counts.set(token, (counts.get(token) ?? 0) + 1);
+      for (const token of splitRankTerms(String(column.get(i))).text) counts.set(token, (counts.get(token) ?? 0) + 1);
     }
   }
   const df: Record<string, number> = {};
