@@ -140,16 +140,16 @@ export const FEATURE_NAMES = [
 
 /** Fitted by `bun bench/calibrate.ts` (logistic regression over the judged queries' candidates). */
 const WEIGHTS: Record<"bias" | (typeof FEATURE_NAMES)[number], number> = {
-  bias: -1.84,
-  cosine: 0.5,
-  cosineGap: -0.03,
-  bm25Share: 0.98,
-  bm25Reciprocal: 0.39,
-  vectorReciprocal: -0.13,
-  titleCoverage: 1.86,
-  textCoverage: 1.39,
-  expansionTitle: 1.04,
-  expansionText: 0.91,
-  cjkCoverage: 0.36,
-  cjkMismatch: -0.37,
+  bias: -1.62,
+  cosine: 0.37,
+  cosineGap: 0.07,
+  bm25Share: 0.88,
+  bm25Reciprocal: 0.48,
+  vectorReciprocal: -0.27,
+  titleCoverage: 1.8,
+  textCoverage: 1.35,
+  expansionTitle: 1.14,
+  expansionText: 0.9,
+  cjkCoverage: 0.71,
+  cjkMismatch: -0.41,
 };
