@@ -34,6 +34,10 @@ export interface Features {
   cjkCoverage: number;
   /** 1 when the query is written in a CJK script and the posting has no CJK text. */
   cjkMismatch: number;
+  /** Pseudo-relevance feedback: cosine to the mean vector of the first pass's top postings. */
+  feedbackCosine: number;
+  /** Share of the posting's title words that recur in the titles of the first pass's top postings. */
+  feedbackTitle: number;
 }
 
 /** What a candidate's retrievers said, relative to the best candidate of the same search. */
@@ -111,7 +115,33 @@ export function features(query: RankingQuery, row: RankingTerms, evidence: Retri
     expansionText: bestExpansion(text),
     cjkCoverage,
     cjkMismatch,
+    feedbackCosine: 0,
+    feedbackTitle: 0,
   };
+}
+
+/** How many of the first pass's best postings feedback learns from. */
+const FEEDBACK_DEPTH = 5;
+
+/**
+ * Pseudo-relevance feedback: ranks once without it, takes the best few postings as examples of
+ * what the person wants, and sets each candidate's feedback features from its likeness to them.
+ */
+export function addFeedback(items: Array<{ features: Features; vector: Float32Array; rank_terms: string }>): void {
+  const top = [...items].sort((a, b) => firstPassScore(b.features) - firstPassScore(a.features)).slice(0, FEEDBACK_DEPTH);
+  if (top.length === 0) return;
+  const centroid = new Float32Array(top[0]!.vector.length);
+  for (const item of top) item.vector.forEach((v, i) => (centroid[i]! += v));
+  const norm = Math.hypot(...centroid) || 1;
+  const titleCounts = new Map<string, number>();
+  for (const item of top) for (const t of new Set(splitRankTerms(item.rank_terms).title)) titleCounts.set(t, (titleCounts.get(t) ?? 0) + 1);
+  for (const item of items) {
+    let dot = 0;
+    item.vector.forEach((v, i) => (dot += v * centroid[i]!));
+    const title = splitRankTerms(item.rank_terms).title;
+    item.features.feedbackCosine = dot / norm;
+    item.features.feedbackTitle = title.length === 0 ? 0 : title.filter((t) => (titleCounts.get(t) ?? 0) >= 2).length / title.length;
+  }
 }
 
 /**
@@ -134,12 +164,19 @@ export function calibratedScore(fused: number): number {
 
 // --- internal ---
 
-export const FEATURE_NAMES = [
+const FIRST_PASS_NAMES = [
   "cosine", "cosineGap", "bm25Share", "bm25Reciprocal", "vectorReciprocal", "titleCoverage", "textCoverage", "expansionTitle", "expansionText", "cjkCoverage", "cjkMismatch",
 ] as const satisfies readonly (keyof Features)[];
+export const FEATURE_NAMES = [...FIRST_PASS_NAMES, "feedbackCosine", "feedbackTitle"] as const satisfies readonly (keyof Features)[];
 
-/** Fitted by `bun bench/calibrate.ts` (logistic regression over the judged queries' candidates). */
-const WEIGHTS: Record<"bias" | (typeof FEATURE_NAMES)[number], number> = {
+/** The ranking before feedback: the weights fitted without the feedback features. */
+function firstPassScore(f: Features): number {
+  let sum = FIRST_PASS.bias;
+  for (const name of FIRST_PASS_NAMES) sum += FIRST_PASS[name] * f[name];
+  return sum;
+}
+
+const FIRST_PASS: Record<"bias" | (typeof FIRST_PASS_NAMES)[number], number> = {
   bias: -1.62,
   cosine: 0.37,
   cosineGap: 0.07,
@@ -152,4 +189,22 @@ const WEIGHTS: Record<"bias" | (typeof FEATURE_NAMES)[number], number> = {
   expansionText: 0.9,
   cjkCoverage: 0.71,
   cjkMismatch: -0.41,
+};
+
+/** Fitted by `bun bench/calibrate.ts` (logistic regression over the judged queries' candidates). */
+const WEIGHTS: Record<"bias" | (typeof FEATURE_NAMES)[number], number> = {
+  bias: -1.98,
+  cosine: 0.32,
+  cosineGap: 0.04,
+  bm25Share: 0.71,
+  bm25Reciprocal: 0.42,
+  vectorReciprocal: -0.24,
+  titleCoverage: 1.68,
+  textCoverage: 1.33,
+  expansionTitle: 1.02,
+  expansionText: 0.81,
+  cjkCoverage: 0.77,
+  cjkMismatch: -0.36,
+  feedbackCosine: 0.27,
+  feedbackTitle: 0.76,
 };

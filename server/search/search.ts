@@ -3,7 +3,7 @@ import type { JobResult } from "../../shared/job.ts";
 import type { SearchRequest } from "../../shared/search.ts";
 import type { Embedder } from "./embedder.ts";
 import { analyzeQuery } from "./query-understanding.ts";
-import { calibratedScore, features, fusedScore, rankingQuery, type Features } from "./ranking.ts";
+import { addFeedback, calibratedScore, features, fusedScore, rankingQuery, type Features } from "./ranking.ts";
 import type { CandidateRow, Hit, JobRow, JobStore } from "./store.ts";
 import { idf } from "./term-stats.ts";
 import { hasCjk } from "./text.ts";
@@ -95,7 +95,7 @@ export async function rankCandidates(deps: SearchDeps, request: SearchRequest): 
     bestCosine = Math.max(bestCosine, c.cosine!);
     bestBm25 = Math.max(bestBm25, c.bm25);
   }
-  const ranked: Ranked[] = [];
+  const ranked: Array<Ranked & { vector: Float32Array }> = [];
   for (const [id, c] of candidates) {
     const row = rows.get(id);
     if (!row) continue; // replaced between the two reads; it will be back on the next search
@@ -108,9 +108,16 @@ export async function rankCandidates(deps: SearchDeps, request: SearchRequest): 
       vectorReciprocal: reciprocal(c.vectorRank),
     };
     const evidence = mode === "hybrid" ? features(query, row, retrieval) : undefined;
-    const fused = evidence ? fusedScore(evidence) : mode === "vector" ? cosine : c.bm25;
-    const score = evidence ? calibratedScore(fused) : mode === "vector" ? (1 + cosine) / 2 : fused / (fused + 10);
-    ranked.push({ row, score, fused, ...(evidence ? { features: evidence } : {}), bm25Rank: c.bm25Rank, vectorRank: c.vectorRank });
+    const fused = mode === "vector" ? cosine : c.bm25;
+    const score = mode === "vector" ? (1 + cosine) / 2 : fused / (fused + 10);
+    ranked.push({ row, vector: row.vector, score, fused, ...(evidence ? { features: evidence } : {}), bm25Rank: c.bm25Rank, vectorRank: c.vectorRank });
+  }
+  if (mode === "hybrid") {
+    addFeedback(ranked.map((r) => ({ features: r.features!, vector: r.vector, rank_terms: r.row.rank_terms })));
+    for (const r of ranked) {
+      r.fused = fusedScore(r.features!);
+      r.score = calibratedScore(r.fused);
+    }
   }
   return ranked.sort((a, b) => b.fused - a.fused || compareText(a.row.id, b.row.id));
 }
