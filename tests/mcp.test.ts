@@ -112,6 +112,19 @@ describe("search_jobs", () => {
     expect(result.content).toEqual([{ type: "text", text: message }]);
   });
 
+  test("takes min_score, sort and collapse like REST, and has no explain", async () => {
+    const args = { query: "registered nurse", sort: "relevance", min_score: 0.8, collapse: false, explain: true, top_k: 50 };
+    const result = await client.callTool({ name: "search_jobs", arguments: args });
+    const results = (result.structuredContent as { results: Array<Record<string, unknown>> }).results;
+    expect(results.length).toBeGreaterThan(0);
+    const scores = results.map((r) => r.score as number);
+    expect(scores.every((score) => score >= 0.8)).toBe(true);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect(Object.keys(results[0]!)).not.toContain("fused_score");
+    const bad = await client.callTool({ name: "search_jobs", arguments: { query: "nurse", sort: "newest" } });
+    expect(bad).toMatchObject({ isError: true, content: [{ type: "text", text: "sort must be one of: date, relevance" }] });
+  });
+
   test("clamps top_k", async () => {
     const result = await client.callTool({ name: "search_jobs", arguments: { query: "engineer", top_k: 1000 } });
     expect((result.structuredContent as { total: number }).total).toBe(postings.length);
