@@ -21,7 +21,7 @@ describe("static model build", () => {
     const root = await mkdtemp(join(tmpdir(), "embedder-build-"));
     try {
       const first = await buildStaticModel(join(root, "a"));
-      const second = await buildStaticModel(join(root, "b"), { vocabularySize: 200_000 });
+      await buildStaticModel(join(root, "b"), { vocabularySize: 200_000 });
       expect(first).toMatchObject({ words: 200_000, dimension: 100 });
       for (const file of ["onnx/model.onnx", "tokenizer.json", "tokenizer_config.json", "config.json", "jobsearch-model.json"]) {
         expect(await sha256(join(root, "b", file))).toBe(await sha256(join(root, "a", file)));

@@ -1,6 +1,5 @@
 import { mkdirSync } from "node:fs";
 import * as lancedb from "@lancedb/lancedb";
-import { AppError } from "../../shared/errors.ts";
 import type { SearchFilters } from "../../shared/search.ts";
 import { buildWhere, quote } from "./filter.ts";
 import { termStatsReader, writeTermStats, type TermStats } from "./term-stats.ts";
