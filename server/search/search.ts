@@ -95,7 +95,7 @@ export async function rankCandidates(deps: SearchDeps, request: SearchRequest): 
     bestCosine = Math.max(bestCosine, c.cosine!);
     bestBm25 = Math.max(bestBm25, c.bm25);
   }
-  const ranked: Array<Ranked & { vector: Float32Array }> = [];
+  const ranked: Ranked[] = [];
   for (const [id, c] of candidates) {
     const row = rows.get(id);
     if (!row) continue; // replaced between the two reads; it will be back on the next search
@@ -110,10 +110,10 @@ export async function rankCandidates(deps: SearchDeps, request: SearchRequest): 
     const evidence = mode === "hybrid" ? features(query, row, retrieval) : undefined;
     const fused = mode === "vector" ? cosine : c.bm25;
     const score = mode === "vector" ? (1 + cosine) / 2 : fused / (fused + 10);
-    ranked.push({ row, vector: row.vector, score, fused, ...(evidence ? { features: evidence } : {}), bm25Rank: c.bm25Rank, vectorRank: c.vectorRank });
+    ranked.push({ row, score, fused, ...(evidence ? { features: evidence } : {}), bm25Rank: c.bm25Rank, vectorRank: c.vectorRank });
   }
   if (mode === "hybrid") {
-    addFeedback(ranked.map((r) => ({ features: r.features!, vector: r.vector, rank_terms: r.row.rank_terms })));
+    addFeedback(ranked.map((r) => ({ features: r.features!, vector: r.row.vector, rank_terms: r.row.rank_terms })));
     for (const r of ranked) {
       r.fused = fusedScore(r.features!);
       r.score = calibratedScore(r.fused);
