@@ -6,7 +6,7 @@ import { analyzeQuery } from "./query-understanding.ts";
 import { addFeedback, calibratedScore, features, fusedScore, rankingQuery, type Features } from "./ranking.ts";
 import type { CandidateRow, Hit, JobRow, JobStore } from "./store.ts";
 import { idf } from "./term-stats.ts";
-import { hasCjk, tokenize } from "./text.ts";
+import { hasCjk } from "./text.ts";
 
 export interface SearchDeps {
   store: JobStore;
@@ -17,10 +17,6 @@ export interface SearchDeps {
 const MIN_CANDIDATES = 50;
 /** From this confidence on, the knowledge base says the query names an occupation itself. */
 const NAMED_JOB_CONFIDENCE = 0.95;
-const CORPUS_EXPANSION_TERMS = 3;
-const CORPUS_NEIGHBOURS = 3;
-const CORPUS_MIN_SIMILARITY = 0.6;
-const CORPUS_EXPANSION_WEIGHT = 0.4;
 /** Knowledge-base expansions at least this confident also steer the query vector. */
 const VECTOR_EXPANSION_WEIGHT = 0.5;
 
@@ -63,7 +59,7 @@ export async function rankCandidates(deps: SearchDeps, request: SearchRequest): 
   // A query that names a job outright is served best by its own words (related jobs only dilute it);
   // a CJK query has its own keyword path, and English expansions would pull it towards English postings.
   const namesJob = (analysis.occupations[0]?.confidence ?? 0) >= NAMED_JOB_CONFIDENCE;
-  const expansions = hasCjk(request.query) || namesJob ? [] : [...analysis.expansions, ...corpusExpansions(deps.store, analysis.terms, stats)];
+  const expansions = hasCjk(request.query) || namesJob ? [] : analysis.expansions;
   const query = rankingQuery(analysis.terms, expansions, request.query, (token) => idf(stats, token));
   const depth = Math.max(MIN_CANDIDATES, 2 * (request.offset + request.topK));
   const steering = expansions.filter((e) => e.weight >= VECTOR_EXPANSION_WEIGHT).map((e) => e.text);
@@ -127,20 +123,6 @@ export async function rankCandidates(deps: SearchDeps, request: SearchRequest): 
 }
 
 // --- internal ---
-
-/** Words the corpus itself puts next to the query's rarest words (golang → go, grpc), as weak expansions. */
-function corpusExpansions(store: JobStore, terms: string[], stats: ReturnType<JobStore["termStats"]>): Array<{ text: string; weight: number }> {
-  const corpus = store.corpusVectors();
-  if (!corpus) return [];
-  const tokens = [...new Set(terms.flatMap(tokenize))].sort((a, b) => idf(stats, b) - idf(stats, a)).slice(0, CORPUS_EXPANSION_TERMS);
-  const out: Array<{ text: string; weight: number }> = [];
-  for (const token of tokens) {
-    for (const { word, similarity } of corpus.neighbours(token, CORPUS_NEIGHBOURS)) {
-      if (similarity >= CORPUS_MIN_SIMILARITY && !tokens.includes(word)) out.push({ text: word, weight: CORPUS_EXPANSION_WEIGHT * similarity });
-    }
-  }
-  return out;
-}
 
 async function checkSource(deps: SearchDeps, request: SearchRequest): Promise<void> {
   const { source } = request.filters;

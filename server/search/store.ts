@@ -2,7 +2,6 @@ import { mkdirSync } from "node:fs";
 import * as lancedb from "@lancedb/lancedb";
 import type { SearchFilters } from "../../shared/search.ts";
 import { buildWhere, quote } from "./filter.ts";
-import { corpusVectorsReader, writeCorpusVectors, type CorpusVectors } from "./corpus-vectors.ts";
 import { termStatsReader, writeTermStats, type TermStats } from "./term-stats.ts";
 import type { RankingTerms } from "./ranking.ts";
 import type { JobResult } from "../../shared/job.ts";
@@ -54,8 +53,6 @@ export interface JobStore {
   finishLoad(): Promise<void>;
   /** How many postings use each word (for weighting query words); undefined before the first load. */
   termStats(): TermStats | undefined;
-  /** Word vectors trained on the loaded postings (PPMI + SVD); undefined before the first load. */
-  corpusVectors(): CorpusVectors | undefined;
   /** The `limit` nearest postings among those matching `filters` (prefiltered, exact), with cosine distance. */
   nearest(vector: Float32Array, filters: SearchFilters, limit: number): Promise<Array<Hit & { distance: number }>>;
   /** The `limit` best keyword (BM25) matches among those matching `filters`, with their score. */
@@ -136,11 +133,9 @@ function createStore(db: lancedb.Connection, table: lancedb.Table, dataDir: stri
       await table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
       await ensureIndexes(table);
       await writeTermStats(table, dataDir);
-      await writeCorpusVectors(table, dataDir);
     },
 
     termStats: termStatsReader(dataDir),
-    corpusVectors: corpusVectorsReader(dataDir),
 
     async nearest(vector, filters, limit) {
       let query = table.query().nearestTo(vector).distanceType("cosine").select(["id", "_distance"]).withRowId().limit(limit);
