@@ -5,7 +5,7 @@ export const CREATIVE: Occupation[] = [
   {
     id: "graphic-designer",
     titles: ["Graphic Designer", "Graphic Artist", "Print Designer", "Marketing Designer", "平面设计师", "美工", "平面设计"],
-    phrases: ["design logos and posters", "create graphics for print and web", "make brochures flyers and ads"],
+    phrases: ["design logos and posters", "create graphics for print and web", "make brochures flyers and ads", "design social media graphics", "make marketing visuals", "design logos and branding for startups", "design presentations and infographics", "make banners and online ads"],
     skills: ["adobe photoshop", "adobe illustrator", "indesign", "typography", "branding", "layout", "canva"],
   },
   {
@@ -17,13 +17,13 @@ export const CREATIVE: Occupation[] = [
   {
     id: "illustrator",
     titles: ["Illustrator", "Digital Illustrator", "Concept Artist", "Storyboard Artist", "插画师", "原画师"],
-    phrases: ["draw illustrations for books and games", "create concept art", "draw characters and scenes"],
+    phrases: ["draw illustrations for books and games", "create concept art", "draw characters and scenes", "draw pictures for apps and brands", "draw digital illustrations", "illustrate marketing and apps", "draw characters for games and books", "create icons and spot illustrations"],
     skills: ["procreate", "photoshop", "drawing", "digital painting", "character design", "storyboarding"],
   },
   {
     id: "motion-designer",
     titles: ["Motion Designer", "Motion Graphics Designer", "Motion Graphics Artist", "动效设计师"],
-    phrases: ["animate graphics for videos", "make animated explainer videos", "design animated ads and titles"],
+    phrases: ["animate graphics for videos", "make animated explainer videos", "design animated ads and titles", "make animated videos for products", "animate app and interface graphics", "make motion graphics for videos", "animate logos and ui", "make animations for social media"],
     skills: ["after effects", "cinema 4d", "animation", "premiere pro", "motion graphics"],
   },
   {
@@ -35,7 +35,7 @@ export const CREATIVE: Occupation[] = [
   {
     id: "3d-artist",
     titles: ["3D Artist", "3D Modeler", "Environment Artist", "Character Artist", "Game Artist", "Technical Artist", "3D美术", "建模师", "游戏美术"],
-    phrases: ["make 3d models for games", "sculpt characters and environments", "texture and light 3d scenes"],
+    phrases: ["make 3d models for games", "sculpt characters and environments", "texture and light 3d scenes", "create 3d art for games", "model characters and props", "make 3d models for products", "build 3d environments for games", "render 3d images"],
     skills: ["blender", "maya", "zbrush", "substance painter", "texturing", "3ds max"],
   },
   {
@@ -47,7 +47,7 @@ export const CREATIVE: Occupation[] = [
   {
     id: "video-editor",
     titles: ["Video Editor", "Film Editor", "Post-Production Editor", "Editor-Videographer", "视频剪辑师", "剪辑师"],
-    phrases: ["edit videos for youtube and social media", "cut footage into finished videos"],
+    phrases: ["edit videos for youtube and social media", "cut footage into finished videos", "edit product videos", "edit marketing videos", "cut videos for youtube", "add effects and music to videos", "edit interviews and ads", "color correct and finish videos"],
     skills: ["adobe premiere pro", "final cut pro", "davinci resolve", "color grading", "after effects", "storytelling"],
   },
   {
@@ -101,7 +101,7 @@ export const CREATIVE: Occupation[] = [
   {
     id: "game-designer",
     titles: ["Game Designer", "Level Designer", "Game Systems Designer", "Narrative Designer", "游戏策划", "游戏设计师"],
-    phrases: ["design game mechanics and levels", "plan how a video game plays", "balance game systems and economies"],
+    phrases: ["design game mechanics and levels", "plan how a video game plays", "balance game systems and economies", "come up with game ideas and rules", "design levels and quests", "write the story of a game", "make games fun to play", "design game economies and rewards", "prototype new game features"],
     skills: ["game design", "level design", "unity", "unreal engine", "prototyping", "systems design"],
   },
   {
@@ -137,13 +137,13 @@ export const CREATIVE: Occupation[] = [
   {
     id: "copywriter",
     titles: ["Copywriter", "Advertising Copywriter", "Creative Copywriter", "Marketing Copywriter", "文案", "文案策划"],
-    phrases: ["write ad copy", "write slogans and marketing text", "write persuasive words for brands"],
+    phrases: ["write ad copy", "write slogans and marketing text", "write persuasive words for brands", "write ads and web copy", "write catchy slogans", "write marketing copy", "write landing page text", "write product descriptions"],
     skills: ["copywriting", "advertising", "brand voice", "seo writing", "editing"],
   },
   {
     id: "content-writer",
     titles: ["Content Writer", "Blog Writer", "SEO Writer", "Article Writer", "Web Content Writer", "内容编辑", "撰稿人"],
-    phrases: ["write blog posts and articles", "write content for websites"],
+    phrases: ["write blog posts and articles", "write content for websites", "write product reviews and listicles", "write articles from home", "write seo content", "write website copy and articles", "research and write blog content", "write content for tech companies"],
     skills: ["content writing", "seo", "research", "wordpress", "editing"],
   },
   {
@@ -173,7 +173,7 @@ export const CREATIVE: Occupation[] = [
   {
     id: "content-creator",
     titles: ["Content Creator", "YouTuber", "Influencer", "Social Media Content Creator", "Streamer", "Podcaster", "博主", "主播"],
-    phrases: ["make videos for youtube", "create content for social media", "build an audience online"],
+    phrases: ["make videos for youtube", "create content for social media", "build an audience online", "film and post videos for followers", "stream and make videos online", "grow a channel on youtube or tiktok", "make sponsored content for brands", "edit short videos for social apps"],
     skills: ["video production", "storytelling", "video editing", "social media", "audience growth"],
   },
   {

@@ -77,7 +77,7 @@ export const EDUCATION_SCIENCE: Occupation[] = [
   {
     id: "instructional-designer",
     titles: ["Instructional Designer", "Learning Designer", "E-Learning Developer", "Curriculum Designer", "Curriculum Developer", "课程设计师", "课程研发"],
-    phrases: ["design online courses", "create training materials and e learning"],
+    phrases: ["design online courses", "create training materials and e learning", "create online courses", "design e learning lessons", "build training courses for employees", "design online learning", "write course material for e learning", "turn expert knowledge into lessons"],
     skills: ["articulate storyline", "addie", "lms", "adobe captivate", "curriculum design", "storyboarding"],
   },
   {
@@ -125,7 +125,7 @@ export const EDUCATION_SCIENCE: Occupation[] = [
   {
     id: "research-scientist",
     titles: ["Research Scientist", "Scientist", "Research Associate", "Postdoctoral Researcher", "Postdoc", "Staff Scientist", "科研人员", "研究员"],
-    phrases: ["do scientific research in a lab", "design experiments and publish papers", "run experiments and analyze results"],
+    phrases: ["do scientific research in a lab", "design experiments and publish papers", "run experiments and analyze results", "lead research projects", "publish scientific papers", "invent new methods in a lab", "apply for research grants", "turn research into products"],
     skills: ["experimental design", "data analysis", "scientific writing", "lab techniques", "statistics", "grant writing"],
   },
   {
@@ -173,7 +173,7 @@ export const EDUCATION_SCIENCE: Occupation[] = [
   {
     id: "bioinformatician",
     titles: ["Bioinformatician", "Bioinformatics Scientist", "Computational Biologist", "Bioinformatics Engineer", "生物信息工程师", "生物信息分析师"],
-    phrases: ["analyze dna sequencing data", "write code to study genomes", "build pipelines for genomics data"],
+    phrases: ["analyze dna sequencing data", "write code to study genomes", "build pipelines for genomics data", "analyze biological data with python and r", "apply machine learning to biology", "build tools for genomics research", "process next generation sequencing data", "study proteins and genes with software"],
     skills: ["python", "r", "genomics", "ngs analysis", "bioconductor", "linux", "statistics"],
   },
   {

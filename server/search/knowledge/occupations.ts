@@ -1,6 +1,7 @@
 import { BUSINESS } from "./business.ts";
 import { CREATIVE } from "./creative.ts";
 import { DATA_AI } from "./data-ai.ts";
+import { EARLY_CAREER } from "./early-career.ts";
 import { EDUCATION_SCIENCE } from "./education-science.ts";
 import { ENGINEERING } from "./engineering.ts";
 import { HEALTH_SERVICES } from "./health-services.ts";
@@ -48,4 +49,5 @@ export const OCCUPATIONS: readonly Occupation[] = [
   ...TRADES,
   ...HOSPITALITY,
   ...CREATIVE,
+  ...EARLY_CAREER,
 ];
