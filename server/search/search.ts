@@ -6,7 +6,8 @@ import { analyzeQuery } from "./query-understanding.ts";
 import { addFeedback, calibratedScore, features, fusedScore, rankingQuery, type Features } from "./ranking.ts";
 import type { CandidateRow, Hit, JobRow, JobStore } from "./store.ts";
 import { idf } from "./term-stats.ts";
-import { hasCjk } from "./text.ts";
+import { OCCUPATIONS } from "./knowledge/occupations.ts";
+import { hasCjk, tokenize } from "./text.ts";
 
 export interface SearchDeps {
   store: JobStore;
@@ -58,7 +59,7 @@ export async function rankCandidates(deps: SearchDeps, request: SearchRequest): 
   const stats = deps.store.termStats();
   // A query that names a job outright is served best by its own words (related jobs only dilute it);
   // a CJK query has its own keyword path, and English expansions would pull it towards English postings.
-  const namesJob = (analysis.occupations[0]?.confidence ?? 0) >= NAMED_JOB_CONFIDENCE;
+  const namesJob = (analysis.occupations[0]?.confidence ?? 0) >= NAMED_JOB_CONFIDENCE || isVocabularyQuery(analysis);
   const expansions = hasCjk(request.query) || namesJob ? [] : analysis.expansions;
   const query = rankingQuery(analysis.terms, expansions, request.query, (token) => idf(stats, token));
   const depth = Math.max(MIN_CANDIDATES, 2 * (request.offset + request.topK));
@@ -123,6 +124,22 @@ export async function rankCandidates(deps: SearchDeps, request: SearchRequest): 
 }
 
 // --- internal ---
+
+/** Every title and skill word of each occupation, folded: a query made only of these is a keyword query. */
+const VOCABULARY = new Map(
+  OCCUPATIONS.map((o) => [o.id, new Set([...o.titles, ...o.skills].flatMap((text) => tokenize(text)))]),
+);
+
+/**
+ * True when each of the query's words is a title or skill word of its best occupation ("elixir erlang"):
+ * the person typed the job's own vocabulary, so its words match literally and related jobs only dilute.
+ */
+function isVocabularyQuery(analysis: ReturnType<typeof analyzeQuery>): boolean {
+  const best = analysis.occupations[0];
+  const words = best && VOCABULARY.get(best.id);
+  const tokens = analysis.terms.flatMap((term) => tokenize(term));
+  return words !== undefined && tokens.length > 0 && tokens.every((token) => words.has(token));
+}
 
 async function checkSource(deps: SearchDeps, request: SearchRequest): Promise<void> {
   const { source } = request.filters;
