@@ -17,6 +17,8 @@ const ConfigSchema = z.object({
   DEMO_DATA: flag.default(true),
   /** How often (ms) the server looks for writes by other processes, e.g. a CLI ingest. */
   READ_CONSISTENCY_MS: z.coerce.number().int().min(0).default(1000),
+  /** From this many postings on, the server builds an ANN index on the vectors in the background. */
+  VECTOR_INDEX_MIN_ROWS: z.coerce.number().int().min(1).default(20_000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** The service's public base URL (issuer, resource and links); unset = the origin each request came to. */
   PUBLIC_URL: z.url().optional(),
@@ -41,6 +43,7 @@ export interface Config {
   embedding: { model: string; allowRemote: boolean; modelsDir: string };
   demoData: boolean;
   readConsistencyMs: number;
+  vectorIndexMinRows: number;
   logLevel: "debug" | "info" | "warn" | "error";
   /** Without trailing slash; undefined = derive from each request. */
   publicUrl?: string;
@@ -75,6 +78,7 @@ export function loadConfig(env: Record<string, string | undefined> = Bun.env): C
     },
     demoData: c.DEMO_DATA,
     readConsistencyMs: c.READ_CONSISTENCY_MS,
+    vectorIndexMinRows: c.VECTOR_INDEX_MIN_ROWS,
     logLevel: c.LOG_LEVEL,
     ...(c.PUBLIC_URL ? { publicUrl: c.PUBLIC_URL.replace(/\/+$/, "") } : {}),
     rateLimit: { perMinute: c.RATE_LIMIT_PER_MINUTE, ...(c.REDIS_URL ? { redisUrl: c.REDIS_URL } : {}) },

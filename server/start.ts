@@ -6,6 +6,7 @@ import type { Config } from "./config.ts";
 import { seedDemoData } from "./demo/seed.ts";
 import type { Logger } from "./log.ts";
 import { loadEmbedder, type Embedder } from "./search/embedder.ts";
+import { maintainVectorIndex } from "./search/index-maintenance.ts";
 import { openStore, type JobStore } from "./search/store.ts";
 
 export interface RunningServer {
@@ -36,6 +37,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   if (config.demoData) await seedDemoData({ store, embedder }, log);
 
   const app = createApp({ config, store, embedder, keys, log, limiter, oauth, verifyBearer: oauth.verifyBearer });
+  const stopIndexing = maintainVectorIndex(store, config.vectorIndexMinRows, log);
   const server = app.listen({ port: config.port, hostname: config.host });
   const port = server.server!.port!;
   const url = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`;
@@ -46,6 +48,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     url, port, store, keys, embedder,
     async stop() {
       await app.stop();
+      await stopIndexing();
       await limiter.close();
       oauth.close();
       store.close();

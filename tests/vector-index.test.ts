@@ -1,0 +1,62 @@
+import { afterAll, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { loadEmbedder } from "../server/search/embedder.ts";
+import { openStore } from "../server/search/store.ts";
+import { fixturePostings } from "./fixtures/postings.ts";
+import { MODELS_DIR, runCli, spawnServer, tempDir } from "./helpers.ts";
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+test("the server builds the ANN index in the background past VECTOR_INDEX_MIN_ROWS, and searches stay right meanwhile", async () => {
+  const dataDir = tempDir();
+  dirs.push(dataDir);
+  const file = join(dataDir, "postings.json");
+  await Bun.write(file, JSON.stringify(fixturePostings()));
+  expect((await runCli(["ingest", file], { DATA_DIR: dataDir })).code).toBe(0);
+  const created = await runCli(["keys", "create", "--name", "index", "--json"], { DATA_DIR: dataDir });
+  const { key } = JSON.parse(created.stdout) as { key: string };
+
+  const embedder = await loadEmbedder({ model: "static", allowRemote: false, modelsDir: MODELS_DIR });
+  const store = await openStore({ dataDir, modelId: embedder.modelId, dimension: embedder.dimension, readConsistencyMs: 0 });
+  const indexed = async () => (await store.table.listIndices()).some((index) => index.columns.includes("vector"));
+  expect(await indexed()).toBe(false);
+
+  const server = await spawnServer(dataDir, { VECTOR_INDEX_MIN_ROWS: "10", DEMO_DATA: "false" });
+  const search = async (body: object) => {
+    const response = await fetch(`${server.ready.url}/v1/search`, { method: "POST", headers: { "x-api-key": key }, body: JSON.stringify(body) });
+    expect(response.status).toBe(200);
+    return (await response.json()) as { total: number; results: Array<{ city?: string; job_url: string }> };
+  };
+  try {
+    const before = await search({ q: "registered nurse", city: "Berlin", top_k: 6, sort: "relevance" });
+    const started = Date.now();
+    while (!(await indexed()) && Date.now() - started < 20_000) {
+      expect((await search({ q: "ios developer", top_k: 10 })).total).toBe(10);
+      await Bun.sleep(100);
+    }
+    expect(await indexed()).toBe(true);
+    await Bun.sleep(200);
+    // Same answers through the index: filtered pages full, the same postings in the same order.
+    const after = await search({ q: "registered nurse", city: "Berlin", top_k: 6, sort: "relevance" });
+    expect(after.total).toBe(6);
+    expect(after.results.map((r) => r.job_url)).toEqual(before.results.map((r) => r.job_url));
+    const page1 = await search({ q: "software developer", top_k: 5, offset: 0, sort: "relevance" });
+    const page2 = await search({ q: "software developer", top_k: 5, offset: 5, sort: "relevance" });
+    const whole = await search({ q: "software developer", top_k: 10, sort: "relevance" });
+    expect([...page1.results, ...page2.results].map((r) => r.job_url)).toEqual(whole.results.map((r) => r.job_url));
+  } finally {
+    await server.stop();
+    store.close();
+  }
+}, 60_000);
+
+test("a table below the threshold gets no index", async () => {
+  const dataDir = tempDir();
+  dirs.push(dataDir);
+  const embedder = await loadEmbedder({ model: "static", allowRemote: false, modelsDir: MODELS_DIR });
+  const store = await openStore({ dataDir, modelId: embedder.modelId, dimension: embedder.dimension });
+  expect(await store.ensureVectorIndex(10)).toBe(false);
+  store.close();
+});
