@@ -4,7 +4,7 @@ import type { SearchRequest } from "../../shared/search.ts";
 import type { Embedder } from "./embedder.ts";
 import { analyzeQuery } from "./query-understanding.ts";
 import { addFeedback, calibratedScore, features, fusedScore, rankingQuery, type Features } from "./ranking.ts";
-import type { CandidateRow, Hit, JobRow, JobStore } from "./store.ts";
+import type { CandidateRow, JobRow, JobStore } from "./store.ts";
 import { idf } from "./term-stats.ts";
 import { OCCUPATIONS } from "./knowledge/occupations.ts";
 import { hasCjk, tokenize } from "./text.ts";
@@ -66,41 +66,36 @@ export async function rankCandidates(deps: SearchDeps, request: SearchRequest): 
   const steering = expansions.filter((e) => e.weight >= VECTOR_EXPANSION_WEIGHT).map((e) => e.text);
   const vector = mode === "bm25" ? undefined : await deps.embedder.embedQuery([request.query, ...steering].join(" "));
   const keywordText = analysis.terms.join(" ") || request.query;
+  const full = request.detail === "full";
   const [nearest, keyword] = await Promise.all([
-    vector === undefined ? [] : deps.store.nearest(vector, request.filters, depth),
+    vector === undefined ? [] : deps.store.nearest(vector, request.filters, depth, full),
     mode === "vector"
       ? []
       : deps.store.keyword(
           { text: keywordText, expansions: mode === "hybrid" ? expansions : [], cjk: query.cjk },
           request.filters,
           depth,
+          full,
         ),
   ]);
 
-  const candidates = new Map<string, { hit: Hit; cosine?: number; bm25: number; bm25Rank: number | null; vectorRank: number | null }>();
-  nearest.forEach((hit, i) => candidates.set(hit.id, { hit, cosine: 1 - hit.distance, bm25: 0, bm25Rank: null, vectorRank: i + 1 }));
-  keyword.forEach((hit, i) => {
-    const known = candidates.get(hit.id);
-    if (known) Object.assign(known, { bm25: hit.score, bm25Rank: i + 1 });
-    else candidates.set(hit.id, { hit, bm25: hit.score, bm25Rank: i + 1, vectorRank: null });
+  const candidates = new Map<string, { row: CandidateRow; cosine: number; bm25: number; bm25Rank: number | null; vectorRank: number | null }>();
+  nearest.forEach(({ row, distance }, i) => candidates.set(row.id, { row, cosine: 1 - distance, bm25: 0, bm25Rank: null, vectorRank: i + 1 }));
+  keyword.forEach(({ row, score }, i) => {
+    const known = candidates.get(row.id);
+    if (known) Object.assign(known, { bm25: score, bm25Rank: i + 1 });
+    else candidates.set(row.id, { row, cosine: vector ? dot(vector, row.vector) : 0, bm25: score, bm25Rank: i + 1, vectorRank: null });
   });
-  const rows = await deps.store.rows([...candidates.values()].map((c) => c.hit), request.detail === "full");
-  for (const [id, c] of candidates) {
-    const row = rows.get(id);
-    c.cosine ??= vector && row ? dot(vector, row.vector) : 0;
-  }
 
   let bestCosine = -1;
   let bestBm25 = 0;
   for (const c of candidates.values()) {
-    bestCosine = Math.max(bestCosine, c.cosine!);
+    bestCosine = Math.max(bestCosine, c.cosine);
     bestBm25 = Math.max(bestBm25, c.bm25);
   }
   const ranked: Ranked[] = [];
-  for (const [id, c] of candidates) {
-    const row = rows.get(id);
-    if (!row) continue; // replaced between the two reads; it will be back on the next search
-    const cosine = c.cosine!;
+  for (const c of candidates.values()) {
+    const { row, cosine } = c;
     const retrieval = {
       cosine,
       cosineGap: bestCosine - cosine,

@@ -28,12 +28,6 @@ export interface KeywordQuery {
   cjk: string[];
 }
 
-/** A retrieved posting: its id and where it is stored (valid for the table version it came from). */
-export interface Hit {
-  id: string;
-  rowId: bigint;
-}
-
 /** Title words count this many times a description word in BM25. */
 export const TITLE_BOOST = 3;
 
@@ -53,12 +47,10 @@ export interface JobStore {
   finishLoad(): Promise<void>;
   /** How many postings use each word (for weighting query words); undefined before the first load. */
   termStats(): TermStats | undefined;
-  /** The `limit` nearest postings among those matching `filters` (prefiltered, exact), with cosine distance. */
-  nearest(vector: Float32Array, filters: SearchFilters, limit: number): Promise<Array<Hit & { distance: number }>>;
+  /** The `limit` nearest postings among those matching `filters` (prefiltered), with cosine distance. */
+  nearest(vector: Float32Array, filters: SearchFilters, limit: number, full: boolean): Promise<Array<{ row: CandidateRow; distance: number }>>;
   /** The `limit` best keyword (BM25) matches among those matching `filters`, with their score. */
-  keyword(query: KeywordQuery, filters: SearchFilters, limit: number): Promise<Array<Hit & { score: number }>>;
-  /** The postings of these hits with what ranking reads, by id; a hit whose row changed since is left out. */
-  rows(hits: Hit[], full: boolean): Promise<Map<string, CandidateRow>>;
+  keyword(query: KeywordQuery, filters: SearchFilters, limit: number, full: boolean): Promise<Array<{ row: CandidateRow; score: number }>>;
   /** Distinct cities and sources present, recomputed only when the table changed. */
   facets(): Promise<Facets>;
   /**
@@ -152,9 +144,9 @@ function createStore(db: lancedb.Connection, table: lancedb.Table, dataDir: stri
 
     termStats: termStatsReader(dataDir),
 
-    async nearest(vector, filters, limit) {
+    async nearest(vector, filters, limit, full) {
       // Every stored and query vector has unit length, so dot distance (1 − dot) is cosine distance, cheaper.
-      let query = table.query().nearestTo(vector).distanceType("dot").select(["id", "_distance"]).withRowId().limit(limit);
+      let query = table.query().nearestTo(vector).distanceType("dot").select([...candidateColumns(full), "_distance"]).limit(limit);
       // With the ANN index, candidates are re-ranked by exact distance (recall@50 0.999 measured); deep
       // pages stay exact, since the index needs ef ≥ limit × refine and gains little there.
       if (limit <= ANN_MAX_LIMIT && (await hasVectorIndex())) query = query.ef(limit * ANN_REFINE * 2).refineFactor(ANN_REFINE);
@@ -162,48 +154,30 @@ function createStore(db: lancedb.Connection, table: lancedb.Table, dataDir: stri
       const where = buildWhere(filters);
       if (where !== undefined) query = query.where(where);
       const rows = await query.toArray();
-      return rows.map((row) => ({ id: row.id as string, rowId: BigInt(row._rowid), distance: row._distance as number }));
+      return rows.map((row) => ({ row: candidateRow(row, full), distance: row._distance as number }));
     },
 
-    async keyword(spec, filters, limit) {
+    async keyword(spec, filters, limit, full) {
       // Each clause runs as its own query and scores add up, as SHOULD clauses do: a BooleanQuery
       // of the same clauses measured 5-6 times slower here.
       const where = buildWhere(filters);
       const lists = await Promise.all(
         keywordClauses(spec).map((clause) => {
-          let query = table.query().fullTextSearch(clause).select(["id", "_score"]).withRowId().limit(limit);
+          let query = table.query().fullTextSearch(clause).select([...candidateColumns(full), "_score"]).limit(limit);
           if (where !== undefined) query = query.where(where);
           return query.toArray();
         }),
       );
-      const merged = new Map<string, Hit & { score: number }>();
+      const merged = new Map<string, { row: CandidateRow; score: number }>();
       for (const rows of lists) {
-        for (const row of rows) {
+        for (const raw of rows) {
+          const row = candidateRow(raw, full);
           const known = merged.get(row.id);
-          if (known) known.score += row._score;
-          else merged.set(row.id, { id: row.id, rowId: BigInt(row._rowid), score: row._score });
+          if (known) known.score += raw._score;
+          else merged.set(row.id, { row, score: raw._score });
         }
       }
-      return [...merged.values()].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, limit);
-    },
-
-    async rows(hits, full) {
-      const found = new Map<string, CandidateRow>();
-      if (hits.length === 0) return found;
-      const wanted = new Set(hits.map((hit) => hit.id));
-      const columns = full ? [...CANDIDATE_COLUMNS, "job_description"] : [...CANDIDATE_COLUMNS];
-      const rows = await table.takeRowIds(hits.map((hit) => hit.rowId)).select(columns).toArray();
-      for (const row of rows) {
-        // A write between retrieval and this read may have moved rows: keep only what is still the same posting.
-        const candidate = JSON.parse(row.result_json) as JobRow & RankingTerms;
-        if (!wanted.has(candidate.id)) continue;
-        found.set(candidate.id, {
-          ...candidate,
-          ...(full ? { job_description: row.job_description as string } : {}),
-          vector: Float32Array.from(row.vector),
-        });
-      }
-      return found;
+      return [...merged.values()].sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : 1)).slice(0, limit);
     },
 
     async facets() {
@@ -231,6 +205,19 @@ function createStore(db: lancedb.Connection, table: lancedb.Table, dataDir: stri
       table.close();
       db.close();
     },
+  };
+}
+
+/** What a search reads of each candidate; each retriever reads it along with its matches. */
+function candidateColumns(full: boolean): string[] {
+  return full ? [...CANDIDATE_COLUMNS, "job_description"] : [...CANDIDATE_COLUMNS];
+}
+
+function candidateRow(raw: Record<string, any>, full: boolean): CandidateRow {
+  return {
+    ...(JSON.parse(raw.result_json) as JobRow & RankingTerms),
+    ...(full ? { job_description: raw.job_description as string } : {}),
+    vector: Float32Array.from(raw.vector),
   };
 }
 
