@@ -2,7 +2,9 @@
  * The service benchmark (issue 6): ingest rate, cold start, engine latency, HTTP and MCP
  * throughput under wrk, and server memory, on the 29,513 shared postings. Prints one markdown
  * table with the targets and writes bench/results/bench.json.
- *   bun run bench [--quick] [--skip-ingest]
+ * With --peers, also exact brute force and Orama on the same vectors; with --scale N, a synthetic
+ * table of N postings (bench/.data/scale-N): index build, latency and recall (rows appended).
+ *   bun run bench [--quick] [--skip-ingest] [--peers] [--scale 300000]
  */
 import { defineCommand, runMain } from "citty";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -10,6 +12,8 @@ import { cpus } from "node:os";
 import { join } from "node:path";
 import { adoptBenchData, BENCH_DATA_DIR, benchDataCount, ensureBenchData, ROOT, runCliIngest, type IngestRun } from "./suite/dataset.ts";
 import { measureEngine } from "./suite/engine.ts";
+import { loadCorpus, measurePeers, peerRows, type PeersResult } from "./suite/peers.ts";
+import { measureScale, scaleRows, type ScaleResult } from "./suite/scale.ts";
 import { ensureWrk, runWrk, type LoadResult, type LoadTarget } from "./suite/load.ts";
 import { formatTable, type BenchResults } from "./suite/report.ts";
 import { checkTargets } from "./suite/sanity.ts";
@@ -23,9 +27,13 @@ const main = defineCommand({
   args: {
     quick: { type: "boolean", description: "Short durations: a smoke run, not figures to quote", default: false },
     "skip-ingest": { type: "boolean", description: "Do not measure the ingest (reuse bench/.data/bench)", default: false },
+    peers: { type: "boolean", description: "Also compare with exact brute force and Orama on the same vectors", default: false },
+    scale: { type: "string", description: "Also measure a synthetic table of this many postings (e.g. 300000)" },
   },
   async run({ args }) {
     const started = performance.now();
+    const scale = args.scale === undefined ? undefined : Number(args.scale);
+    if (scale !== undefined && !(Number.isInteger(scale) && scale > 0)) throw new Error(`--scale wants a posting count, got "${args.scale}"`);
     const plan = args.quick
       ? { loadSeconds: 2, warmupSeconds: 1, rounds: 30, coldStarts: 1 }
       : { loadSeconds: 10, warmupSeconds: 3, rounds: 200, coldStarts: 3 };
@@ -82,15 +90,32 @@ const main = defineCommand({
         await server.stop();
       }
 
+      // After the server stopped, so Orama's heap and the scale table's writes do not share the load runs' cores.
+      const extra: { peers?: PeersResult; scale?: ScaleResult } = {};
+      const extraRows: string[][] = [];
+      if (args.peers || scale !== undefined) {
+        const corpus = await loadCorpus(BENCH_DATA_DIR);
+        if (args.peers) {
+          step("peers: exact brute force, Orama and store.nearest on the same vectors, 200 queries");
+          extra.peers = await measurePeers(BENCH_DATA_DIR, corpus, 200);
+          extraRows.push(...peerRows(extra.peers));
+        }
+        if (scale !== undefined) {
+          step(`scale: ${scale.toLocaleString("en-US")} synthetic postings, index build, 100 queries`);
+          extra.scale = await measureScale(BENCH_DATA_DIR, corpus, scale, 100);
+          extraRows.push(...scaleRows(extra.scale));
+        }
+      }
+
       const totalSeconds = (performance.now() - started) / 1000;
       notes.push(
         `${engine.postings.toLocaleString("en-US")} postings; ${cpus().length} cores shared by server, wrk (2 threads) and this script; ` +
           `${args.quick ? "QUICK run (smoke only)" : `${plan.loadSeconds} s per load level`}; total ${totalSeconds.toFixed(0)} s.`,
       );
       const results: BenchResults = { ...(ingest ? { ingest } : {}), coldStart, engine, http, ...(mcp ? { mcp } : {}), memory, notes };
-      console.log(formatTable(results));
+      console.log(extraRows.length === 0 ? formatTable(results) : appendRows(formatTable({ ...results, notes: [] }), extraRows, notes));
       mkdirSync(join(ROOT, "bench/results"), { recursive: true });
-      writeFileSync(RESULTS_FILE, `${JSON.stringify({ date: new Date().toISOString(), quick: args.quick, plan, totalSeconds, ...results }, null, 2)}\n`);
+      writeFileSync(RESULTS_FILE, `${JSON.stringify({ date: new Date().toISOString(), quick: args.quick, plan, totalSeconds, ...results, ...extra }, null, 2)}\n`);
       console.error(`wrote ${RESULTS_FILE}`);
     } finally {
       key.revoke();
@@ -111,6 +136,11 @@ async function measureIngest(): Promise<IngestRun> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The suite's table with `rows` added at its end, then the notes as formatTable writes them. */
+function appendRows(table: string, rows: string[][], notes: string[]): string {
+  return [table, ...rows.map((row) => `\n| ${row.join(" | ")} |`), ...notes.map((n) => `\n- ${n}`)].join("");
 }
 
 await runMain(main);
