@@ -93,28 +93,23 @@ export async function rankCandidates(deps: SearchDeps, request: SearchRequest): 
     bestCosine = Math.max(bestCosine, c.cosine);
     bestBm25 = Math.max(bestBm25, c.bm25);
   }
-  const ranked: Ranked[] = [];
-  for (const c of candidates.values()) {
-    const { row, cosine } = c;
+  const scored = [...candidates.values()].map((c) => {
     const retrieval = {
-      cosine,
-      cosineGap: bestCosine - cosine,
+      cosine: c.cosine,
+      cosineGap: bestCosine - c.cosine,
       bm25Share: bestBm25 > 0 ? c.bm25 / bestBm25 : 0,
       bm25Reciprocal: reciprocal(c.bm25Rank),
       vectorReciprocal: reciprocal(c.vectorRank),
     };
-    const evidence = mode === "hybrid" ? features(query, row, retrieval) : undefined;
-    const fused = mode === "vector" ? cosine : c.bm25;
-    const score = mode === "vector" ? (1 + cosine) / 2 : fused / (fused + 10);
-    ranked.push({ row, score, fused, ...(evidence ? { features: evidence } : {}), bm25Rank: c.bm25Rank, vectorRank: c.vectorRank });
-  }
-  if (mode === "hybrid") {
-    addFeedback(ranked.map((r) => ({ features: r.features!, vector: r.row.vector, rank_terms: r.row.rank_terms })));
-    for (const r of ranked) {
-      r.fused = fusedScore(r.features!);
-      r.score = calibratedScore(r.fused);
-    }
-  }
+    return { c, evidence: mode === "hybrid" ? features(query, c.row, retrieval) : undefined };
+  });
+  // Feedback needs every candidate's first-pass evidence before any final score.
+  if (mode === "hybrid") addFeedback(scored.map(({ c, evidence }) => ({ features: evidence!, vector: c.row.vector, rank_terms: c.row.rank_terms })));
+  const ranked: Ranked[] = scored.map(({ c, evidence }) => {
+    const fused = evidence ? fusedScore(evidence) : mode === "vector" ? c.cosine : c.bm25;
+    const score = evidence ? calibratedScore(fused) : mode === "vector" ? (1 + c.cosine) / 2 : fused / (fused + 10);
+    return { row: c.row, score, fused, ...(evidence ? { features: evidence } : {}), bm25Rank: c.bm25Rank, vectorRank: c.vectorRank };
+  });
   return ranked.sort((a, b) => b.fused - a.fused || compareText(a.row.id, b.row.id));
 }
 
