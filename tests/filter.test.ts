@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { buildWhere, quote } from "../server/search/filter.ts";
+import { buildWhere, idIn, quote } from "../server/search/filter.ts";
 
 describe("buildWhere", () => {
   test.each([
@@ -25,4 +25,9 @@ describe("buildWhere", () => {
 test("quote doubles every single quote and nothing else", () => {
   expect(quote("''")).toBe("''''''");
   expect(quote("\\")).toBe("'\\'");
+});
+
+test("idIn quotes every id and matches nothing for none", () => {
+  expect(idIn(["a", "it's"])).toBe("id IN ('a', 'it''s')");
+  expect(idIn([])).toBe("false");
 });

@@ -15,6 +15,11 @@ export function buildWhere(filters: SearchFilters): string | undefined {
   return clauses.length === 0 ? undefined : clauses.join(" AND ");
 }
 
+/** The predicate selecting postings by id (for the ingest's look-up of what is already stored). */
+export function idIn(ids: string[]): string {
+  return ids.length === 0 ? "false" : `id IN (${ids.map(quote).join(", ")})`;
+}
+
 /** A SQL string literal: single quotes doubled (standard SQL has no backslash escapes). */
 export function quote(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import * as lancedb from "@lancedb/lancedb";
 import type { SearchFilters } from "../../shared/search.ts";
-import { buildWhere, quote } from "./filter.ts";
+import { buildWhere, idIn } from "./filter.ts";
 import { termStatsReader, writeTermStats, type TermStats } from "./term-stats.ts";
 import type { RankingTerms } from "./ranking.ts";
 import type { JobResult } from "../../shared/job.ts";
@@ -120,7 +120,7 @@ function createStore(db: lancedb.Connection, table: lancedb.Table, dataDir: stri
       if (ids.length === 0) return found;
       const rows = await table
         .query()
-        .where(`id IN (${ids.map(quote).join(", ")})`)
+        .where(idIn(ids))
         .select(["id", "content_hash"])
         .toArray();
       for (const row of rows) found.set(row.id, row.content_hash);
