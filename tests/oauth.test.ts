@@ -33,7 +33,7 @@ async function startHarness(env: Record<string, string> = {}): Promise<Harness> 
   const config = testConfig(dataDir, env);
   const keys = openKeyStore(dataDir);
   const oauth = await createOAuthServer({ dataDir, config, keys });
-  const app = new Elysia().use(oauthRoutes({ config, keys, oauth })).listen({ port: 0, hostname: "127.0.0.1" });
+  const app = new Elysia().use(oauthRoutes({ config, oauth })).listen({ port: 0, hostname: "127.0.0.1" });
   return {
     base: `http://127.0.0.1:${app.server!.port}`,
     dataDir,

@@ -1,6 +1,5 @@
 import { InvalidClientError, InvalidClientMetadataError, InvalidRequestError, OAuthError, ServerError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { Elysia } from "elysia";
-import type { KeyStore } from "../auth/api-keys.ts";
 import type { AuthorizationCheck, AuthorizationRequest } from "../auth/oauth/authorize.ts";
 import { authorizationServerMetadata, protectedResourceMetadata } from "../auth/oauth/metadata.ts";
 import { PAGE_HEADERS, renderErrorPage, renderSignInPage } from "../auth/oauth/page.ts";
@@ -13,7 +12,7 @@ import type { Config } from "../config.ts";
  * metadata, /register, /authorize, /token and /revoke only when no external issuer is configured.
  * Errors are answered here in OAuth's own shapes (RFC 6749 §5.2, RFC 7591 §3.2.2), never thrown on.
  */
-export function oauthRoutes(deps: { config: Config; keys: KeyStore; oauth: OAuthServer }) {
+export function oauthRoutes(deps: { config: Config; oauth: OAuthServer }) {
   const { config, oauth } = deps;
   const resourceMetadata = ({ request }: { request: Request }) =>
     json(protectedResourceMetadata(baseUrl(config.publicUrl, request), config));
