@@ -205,3 +205,17 @@ export const CityListSchema = z.object({
   cities: z.array(z.string()).describe("Every city that has postings, sorted"),
 });
 export type CityList = z.infer<typeof CityListSchema>;
+
+/** GET /v1/cities (REST only, not in the spec): cities with their posting counts, most postings first. */
+export const CityCountsSchema = z.object({
+  request_id: z.string(),
+  total: z.number().int().describe("Number of cities"),
+  cities: z.array(
+    z.object({
+      city: z.string().describe("Exact value for the city filter"),
+      country: z.string().nullable().describe("ISO 3166-1 alpha-2 code most of the city's postings name"),
+      postings: z.number().int().describe("Postings in this city"),
+    }),
+  ),
+});
+export type CityCounts = z.infer<typeof CityCountsSchema>;

@@ -268,3 +268,24 @@ describe("order and paging", () => {
 test("an unknown route answers 404 NOT_FOUND with a request_id", async () => {
   await expectError(await fetch(`${t.url}/v2/search`), 404, "NOT_FOUND");
 });
+
+describe("GET /v1/cities", () => {
+  test("lists every city with its posting count and country, most postings first", async () => {
+    const response = await fetch(`${t.url}/v1/cities`, { headers: { "x-api-key": t.apiKey } });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { request_id: string; total: number; cities: Array<{ city: string; country: string | null; postings: number }> };
+    expect(body.request_id).toMatch(UUID);
+    const expected = new Map<string, number>();
+    for (const posting of postings) if (posting.city) expected.set(posting.city, (expected.get(posting.city) ?? 0) + 1);
+    expect(body.total).toBe(expected.size);
+    expect(new Map(body.cities.map((c) => [c.city, c.postings]))).toEqual(expected);
+    const counts = body.cities.map((c) => c.postings);
+    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+    const berlin = body.cities.find((c) => c.city === "Berlin");
+    expect(berlin?.country).toBe("DE");
+  });
+
+  test("needs an API key", async () => {
+    await expectError(await fetch(`${t.url}/v1/cities`), 403, "AUTH_INVALID_KEY", "Invalid API key");
+  });
+});

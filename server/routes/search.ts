@@ -1,13 +1,16 @@
 import { Elysia } from "elysia";
 import { AppError, invalidParameter } from "../../shared/errors.ts";
-import { parseSearchRequest, type SearchResponse } from "../../shared/search.ts";
+import { parseSearchRequest, type CityCounts, type SearchResponse } from "../../shared/search.ts";
 import type { KeyStore } from "../auth/api-keys.ts";
 import { requireApiKey } from "../auth/guard.ts";
 import { enforceRateLimit, type RateLimiter } from "../auth/rate-limit.ts";
 import type { Config } from "../config.ts";
 import { searchJobs, type SearchDeps } from "../search/search.ts";
 
-/** GET and POST /v1/search (spec §4.1, §4.2): API key, then its rate limit, then parameters, then the search. */
+/**
+ * GET and POST /v1/search (spec §4.1, §4.2): API key, then its rate limit, then parameters, then the search.
+ * GET /v1/cities (ours, not in the spec): the cities with posting counts, for pickers and the CLI.
+ */
 export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateLimiter; config: Config }) {
   const authorize = async (request: Request) => {
     const principal = requireApiKey(deps.keys, request.headers.get("x-api-key"));
@@ -38,7 +41,13 @@ export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateL
         return respond(await jsonBody(request), false, String(set.headers["x-request-id"]));
       },
       { parse: "none" },
-    );
+    )
+    .get("/v1/cities", async ({ request, set }) => {
+      await authorize(request);
+      const { cityCounts } = await deps.store.facets();
+      const body: CityCounts = { request_id: String(set.headers["x-request-id"]), total: cityCounts.length, cities: cityCounts };
+      return body;
+    });
 }
 
 // --- internal ---

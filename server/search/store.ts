@@ -32,7 +32,10 @@ export interface KeywordQuery {
 export const TITLE_BOOST = 3;
 
 export interface Facets {
+  /** Distinct cities, sorted. */
   cities: string[];
+  /** Postings per city, most first (ties by name), each with the country most of its postings name. */
+  cityCounts: Array<{ city: string; country: string | null; postings: number }>;
   sources: string[];
 }
 
@@ -183,14 +186,24 @@ function createStore(db: lancedb.Connection, table: lancedb.Table, dataDir: stri
     async facets() {
       const version = await table.version();
       if (facetCache?.version === version) return facetCache.facets;
-      const rows = await table.query().select(["city", "data_source"]).toArray();
-      const cities = new Set<string>();
+      const rows = await table.query().select(["city", "country", "data_source"]).toArray();
+      const byCity = new Map<string, { postings: number; countries: Map<string, number> }>();
       const sources = new Set<string>();
       for (const row of rows) {
-        if (row.city) cities.add(row.city);
         sources.add(row.data_source);
+        if (!row.city) continue;
+        const entry = byCity.get(row.city) ?? { postings: 0, countries: new Map<string, number>() };
+        entry.postings++;
+        if (row.country) entry.countries.set(row.country, (entry.countries.get(row.country) ?? 0) + 1);
+        byCity.set(row.city, entry);
       }
-      const facets = { cities: [...cities].sort(), sources: [...sources].sort() };
+      const cityCounts = [...byCity].map(([city, { postings, countries }]) => ({
+        city,
+        country: [...countries].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? null,
+        postings,
+      }));
+      cityCounts.sort((a, b) => b.postings - a.postings || (a.city < b.city ? -1 : 1));
+      const facets = { cities: [...byCity.keys()].sort(), cityCounts, sources: [...sources].sort() };
       facetCache = { version, facets };
       return facets;
     },
