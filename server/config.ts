@@ -19,6 +19,8 @@ const ConfigSchema = z.object({
   READ_CONSISTENCY_MS: z.coerce.number().int().min(0).default(1000),
   /** From this many postings on, the server builds an ANN index on the vectors in the background. */
   VECTOR_INDEX_MIN_ROWS: z.coerce.number().int().min(1).default(20_000),
+  /** Memory for repeated searches' pages (MB); 0 = no cache. */
+  SEARCH_CACHE_MB: z.coerce.number().min(0).default(64),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** The service's public base URL (issuer, resource and links); unset = the origin each request came to. */
   PUBLIC_URL: z.url().optional(),
@@ -44,6 +46,8 @@ export interface Config {
   demoData: boolean;
   readConsistencyMs: number;
   vectorIndexMinRows: number;
+  /** Bytes for the result cache; 0 = off. */
+  searchCacheBytes: number;
   logLevel: "debug" | "info" | "warn" | "error";
   /** Without trailing slash; undefined = derive from each request. */
   publicUrl?: string;
@@ -79,6 +83,7 @@ export function loadConfig(env: Record<string, string | undefined> = Bun.env): C
     demoData: c.DEMO_DATA,
     readConsistencyMs: c.READ_CONSISTENCY_MS,
     vectorIndexMinRows: c.VECTOR_INDEX_MIN_ROWS,
+    searchCacheBytes: Math.round(c.SEARCH_CACHE_MB * 1024 * 1024),
     logLevel: c.LOG_LEVEL,
     ...(c.PUBLIC_URL ? { publicUrl: c.PUBLIC_URL.replace(/\/+$/, "") } : {}),
     rateLimit: { perMinute: c.RATE_LIMIT_PER_MINUTE, ...(c.REDIS_URL ? { redisUrl: c.REDIS_URL } : {}) },

@@ -9,7 +9,8 @@ export function createLogger(level: LogLevel = "info", write: (line: string) => 
     if (ORDER[at] < ORDER[level]) return;
     const entry: Record<string, unknown> = { time: new Date().toISOString(), level: at, msg: message };
     for (const [key, value] of Object.entries(fields)) {
-      entry[key] = value instanceof Error ? { message: value.message, stack: value.stack } : value;
+      // Errors from native code (LanceDB) can come without a stack: say so rather than drop the field.
+      entry[key] = value instanceof Error ? { message: value.message, stack: value.stack ?? `${value.name}: ${value.message}\n    (no stack: thrown by native code)` } : value;
     }
     write(`${JSON.stringify(entry)}\n`);
   };

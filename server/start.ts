@@ -7,6 +7,7 @@ import { seedDemoData } from "./demo/seed.ts";
 import type { Logger } from "./log.ts";
 import { loadEmbedder, type Embedder } from "./search/embedder.ts";
 import { maintainVectorIndex } from "./search/index-maintenance.ts";
+import { createResultCache } from "./search/result-cache.ts";
 import { openStore, type JobStore } from "./search/store.ts";
 
 export interface RunningServer {
@@ -36,7 +37,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const limiter = createRateLimiter(config.rateLimit, log);
   if (config.demoData) await seedDemoData({ store, embedder }, log);
 
-  const app = createApp({ config, store, embedder, keys, log, limiter, oauth, verifyBearer: oauth.verifyBearer });
+  const cache = config.searchCacheBytes > 0 ? createResultCache(config.searchCacheBytes) : undefined;
+  const app = createApp({ config, store, embedder, cache, keys, log, limiter, oauth, verifyBearer: oauth.verifyBearer });
   const stopIndexing = maintainVectorIndex(store, config.vectorIndexMinRows, log);
   const server = app.listen({ port: config.port, hostname: config.host });
   const port = server.server!.port!;

@@ -88,10 +88,20 @@ export function splitRankTerms(rankTerms: string): { title: string[]; text: stri
   return { title: title.split(" ").filter(Boolean), text: text.split(" ").filter(Boolean) };
 }
 
-export function features(query: RankingQuery, row: RankingTerms, evidence: RetrievalEvidence): Features {
-  const terms = splitRankTerms(row.rank_terms);
-  const title = new Set(terms.title);
-  const text = new Set(terms.text);
+/** A posting's ranking words as sets, built once per posting (see `rowTerms`) and reused by every search. */
+export interface RowTerms {
+  title: Set<string>;
+  text: Set<string>;
+  cjk: Set<string>;
+}
+
+export function rowTerms(row: RankingTerms): RowTerms {
+  const { title, text } = splitRankTerms(row.rank_terms);
+  return { title: new Set(title), text: new Set(text), cjk: new Set(row.cjk_text === "" ? [] : row.cjk_text.split(" ")) };
+}
+
+export function features(query: RankingQuery, terms: RowTerms, evidence: RetrievalEvidence): Features {
+  const { title, text } = terms;
   const total = query.weights.reduce((a, b) => a + b, 0);
   const share = (set: Set<string>) =>
     total === 0 ? 0 : query.tokens.reduce((sum, t, i) => sum + (set.has(t) ? query.weights[i]! : 0), 0) / total;
@@ -103,7 +113,7 @@ export function features(query: RankingQuery, row: RankingTerms, evidence: Retri
   let cjkCoverage = 0;
   let cjkMismatch = 0;
   if (query.cjk.length > 0) {
-    const pairs = new Set(row.cjk_text === "" ? [] : row.cjk_text.split(" "));
+    const pairs = terms.cjk;
     cjkCoverage = query.cjk.filter((pair) => pairs.has(pair)).length / query.cjk.length;
     cjkMismatch = pairs.size === 0 ? 1 : 0;
   }
@@ -127,20 +137,22 @@ const FEEDBACK_DEPTH = 5;
  * Pseudo-relevance feedback: ranks once without it, takes the best few postings as examples of
  * what the person wants, and sets each candidate's feedback features from its likeness to them.
  */
-export function addFeedback(items: Array<{ features: Features; vector: Float32Array; rank_terms: string }>): void {
+export function addFeedback(items: Array<{ features: Features; vector: Float32Array; terms: RowTerms }>): void {
   const top = [...items].sort((a, b) => firstPassScore(b.features) - firstPassScore(a.features)).slice(0, FEEDBACK_DEPTH);
   if (top.length === 0) return;
   const centroid = new Float32Array(top[0]!.vector.length);
-  for (const item of top) item.vector.forEach((v, i) => (centroid[i]! += v));
+  for (const item of top) for (let i = 0; i < centroid.length; i++) centroid[i]! += item.vector[i]!;
   const norm = Math.hypot(...centroid) || 1;
   const titleCounts = new Map<string, number>();
-  for (const item of top) for (const t of new Set(splitRankTerms(item.rank_terms).title)) titleCounts.set(t, (titleCounts.get(t) ?? 0) + 1);
+  for (const item of top) for (const t of item.terms.title) titleCounts.set(t, (titleCounts.get(t) ?? 0) + 1);
   for (const item of items) {
     let dot = 0;
-    item.vector.forEach((v, i) => (dot += v * centroid[i]!));
-    const title = splitRankTerms(item.rank_terms).title;
+    for (let i = 0; i < centroid.length; i++) dot += item.vector[i]! * centroid[i]!;
+    const title = item.terms.title;
+    let shared = 0;
+    for (const t of title) if ((titleCounts.get(t) ?? 0) >= 2) shared++;
     item.features.feedbackCosine = dot / norm;
-    item.features.feedbackTitle = title.length === 0 ? 0 : title.filter((t) => (titleCounts.get(t) ?? 0) >= 2).length / title.length;
+    item.features.feedbackTitle = title.size === 0 ? 0 : shared / title.size;
   }
 }
 

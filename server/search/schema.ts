@@ -39,7 +39,7 @@ export interface StoredJob {
 }
 
 /** What a search reads of each candidate: few columns, since every column read costs about a millisecond. */
-export const CANDIDATE_COLUMNS = ["result_json", "vector"] as const;
+export const CANDIDATE_COLUMNS = ["content_hash", "result_json", "vector"] as const;
 
 /** The table's Arrow schema; the embedding model travels with it as schema metadata. */
 export function jobsSchema(modelId: string, dimension: number): Schema {

@@ -2,6 +2,7 @@ import { invalidParameter } from "../../shared/errors.ts";
 import type { JobResult } from "../../shared/job.ts";
 import type { SearchRequest } from "../../shared/search.ts";
 import type { Embedder } from "./embedder.ts";
+import type { ResultCache } from "./result-cache.ts";
 import { analyzeQuery } from "./query-understanding.ts";
 import { addFeedback, calibratedScore, features, fusedScore, rankingQuery, type Features } from "./ranking.ts";
 import type { CandidateRow, JobRow, JobStore } from "./store.ts";
@@ -12,6 +13,8 @@ import { hasCjk, tokenize } from "./text.ts";
 export interface SearchDeps {
   store: JobStore;
   embedder: Embedder;
+  /** Pages already computed for this table version; absent = every search runs. */
+  cache?: ResultCache;
 }
 
 /** Each retriever brings at least this many candidates, so fusion has depth beyond one page. */
@@ -29,6 +32,16 @@ const VECTOR_EXPANSION_WEIGHT = 0.5;
  * Throws INVALID_PARAMETER for a source that is not in the data.
  */
 export async function searchJobs(deps: SearchDeps, request: SearchRequest): Promise<JobResult[]> {
+  const version = deps.cache ? await deps.store.version() : 0;
+  const cached = deps.cache?.get(version, request);
+  if (cached) return cached;
+  const results = await runSearch(deps, request);
+  deps.cache?.set(version, request, results);
+  return results;
+}
+
+/** A page without the cache (see `searchJobs`). */
+async function runSearch(deps: SearchDeps, request: SearchRequest): Promise<JobResult[]> {
   await checkSource(deps, request);
   const ranked = await rankCandidates(deps, request);
   const kept = (request.collapse ? collapseReposts(ranked) : ranked).filter((c) => c.score >= request.minScore);
@@ -101,10 +114,10 @@ export async function rankCandidates(deps: SearchDeps, request: SearchRequest): 
       bm25Reciprocal: reciprocal(c.bm25Rank),
       vectorReciprocal: reciprocal(c.vectorRank),
     };
-    return { c, evidence: mode === "hybrid" ? features(query, c.row, retrieval) : undefined };
+    return { c, evidence: mode === "hybrid" ? features(query, c.row.terms, retrieval) : undefined };
   });
   // Feedback needs every candidate's first-pass evidence before any final score.
-  if (mode === "hybrid") addFeedback(scored.map(({ c, evidence }) => ({ features: evidence!, vector: c.row.vector, rank_terms: c.row.rank_terms })));
+  if (mode === "hybrid") addFeedback(scored.map(({ c, evidence }) => ({ features: evidence!, vector: c.row.vector, terms: c.row.terms })));
   const ranked: Ranked[] = scored.map(({ c, evidence }) => {
     const fused = evidence ? fusedScore(evidence) : mode === "vector" ? c.cosine : c.bm25;
     const score = evidence ? calibratedScore(fused) : mode === "vector" ? (1 + c.cosine) / 2 : fused / (fused + 10);
@@ -173,7 +186,7 @@ function repostKey(row: JobRow): string | undefined {
 
 function toResult(candidate: Ranked, request: SearchRequest): JobResult {
   // The stored fields are in spec §2.1 order with unknown ones absent; score goes first.
-  const { id: _, job_description, rank_terms: __, cjk_text: ___, vector: ____, ...fields } = candidate.row;
+  const { id: _, job_description, vector: __, terms: ___, ...fields } = candidate.row;
   return {
     score: candidate.score,
     ...fields,

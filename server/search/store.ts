@@ -1,9 +1,10 @@
 import { mkdirSync } from "node:fs";
 import * as lancedb from "@lancedb/lancedb";
+import type { Table as ArrowTable } from "apache-arrow";
 import type { SearchFilters } from "../../shared/search.ts";
 import { buildWhere, idIn } from "./filter.ts";
 import { termStatsReader, writeTermStats, type TermStats } from "./term-stats.ts";
-import type { RankingTerms } from "./ranking.ts";
+import { rowTerms, type RankingTerms, type RowTerms } from "./ranking.ts";
 import type { JobResult } from "../../shared/job.ts";
 import { CANDIDATE_COLUMNS, DIMENSION_KEY, MODEL_KEY, TABLE_NAME, jobsSchema, type StoredJob } from "./schema.ts";
 
@@ -18,8 +19,8 @@ export interface StoreOptions {
 /** A posting as a search reads it: id and result fields (the description only for full detail). */
 export type JobRow = { id: string } & Omit<JobResult, "score" | "bm25_rank" | "vector_rank" | "fused_score">;
 
-/** A candidate as ranking reads it. */
-export type CandidateRow = JobRow & RankingTerms & { vector: Float32Array };
+/** A candidate as ranking reads it: shared between searches, so never modified. */
+export type CandidateRow = Readonly<JobRow & { vector: Float32Array; terms: RowTerms }>;
 
 /** What the keyword retriever looks for: the query's words, weighted extra words, CJK pairs. */
 export interface KeywordQuery {
@@ -42,6 +43,8 @@ export interface Facets {
 export interface JobStore {
   readonly table: lancedb.Table;
   count(): Promise<number>;
+  /** The table version searches currently read; every write makes a new one. */
+  version(): Promise<number>;
   /** content_hash of those of `ids` that are stored. */
   existingHashes(ids: string[]): Promise<Map<string, string>>;
   /** Inserts new postings and replaces stored ones with the same id. */
@@ -102,6 +105,7 @@ async function checkModel(table: lancedb.Table, options: StoreOptions): Promise<
 }
 
 function createStore(db: lancedb.Connection, table: lancedb.Table, dataDir: string): JobStore {
+  const decoded = new PostingCache(POSTING_CACHE_SIZE);
   let facetCache: { version: number; facets: Facets } | undefined;
   let indexCache: { version: number; indexed: boolean } | undefined;
   /** Whether the current version has a vector index (looked up once per version). */
@@ -117,6 +121,7 @@ function createStore(db: lancedb.Connection, table: lancedb.Table, dataDir: stri
   return {
     table,
     count: () => table.countRows(),
+    version: () => table.version(),
 
     async existingHashes(ids) {
       const found = new Map<string, string>();
@@ -156,8 +161,9 @@ function createStore(db: lancedb.Connection, table: lancedb.Table, dataDir: stri
       else query = query.bypassVectorIndex();
       const where = buildWhere(filters);
       if (where !== undefined) query = query.where(where);
-      const rows = await query.toArray();
-      return rows.map((row) => ({ row: candidateRow(row, full), distance: row._distance as number }));
+      const batch = await query.toArrow();
+      const distances = batch.getChild("_distance")!;
+      return candidateRows(batch, full, decoded).map((row, i) => ({ row, distance: distances.get(i) as number }));
     },
 
     async keyword(spec, filters, limit, full) {
@@ -168,17 +174,18 @@ function createStore(db: lancedb.Connection, table: lancedb.Table, dataDir: stri
         keywordClauses(spec).map((clause) => {
           let query = table.query().fullTextSearch(clause).select([...candidateColumns(full), "_score"]).limit(limit);
           if (where !== undefined) query = query.where(where);
-          return query.toArray();
+          return query.toArrow();
         }),
       );
       const merged = new Map<string, { row: CandidateRow; score: number }>();
-      for (const rows of lists) {
-        for (const raw of rows) {
-          const row = candidateRow(raw, full);
+      for (const batch of lists) {
+        const scores = batch.getChild("_score")!;
+        candidateRows(batch, full, decoded).forEach((row, i) => {
+          const score = scores.get(i) as number;
           const known = merged.get(row.id);
-          if (known) known.score += raw._score;
-          else merged.set(row.id, { row, score: raw._score });
-        }
+          if (known) known.score += score;
+          else merged.set(row.id, { row, score });
+        });
       }
       return [...merged.values()].sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : 1)).slice(0, limit);
     },
@@ -226,12 +233,51 @@ function candidateColumns(full: boolean): string[] {
   return full ? [...CANDIDATE_COLUMNS, "job_description"] : [...CANDIDATE_COLUMNS];
 }
 
-function candidateRow(raw: Record<string, any>, full: boolean): CandidateRow {
-  return {
-    ...(JSON.parse(raw.result_json) as JobRow & RankingTerms),
-    ...(full ? { job_description: raw.job_description as string } : {}),
-    vector: Float32Array.from(raw.vector),
-  };
+/**
+ * The candidates of a query result, decoded. Decoding (JSON, term sets, vector copy) is the costliest
+ * part of a search in JavaScript, so decoded postings are kept by content hash: the same hash is the
+ * same content, so a kept posting is never stale, and a re-ingested one gets a new entry.
+ */
+function candidateRows(batch: ArrowTable, full: boolean, decoded: PostingCache): CandidateRow[] {
+  const hashes = batch.getChild("content_hash")!;
+  const json = batch.getChild("result_json")!;
+  const vectors = batch.getChild("vector")!;
+  const descriptions = full ? batch.getChild("job_description") : null;
+  const rows: CandidateRow[] = [];
+  for (let i = 0; i < batch.numRows; i++) {
+    const hash = hashes.get(i) as string;
+    let row = decoded.get(hash);
+    if (row === undefined) {
+      const { rank_terms, cjk_text, ...fields } = JSON.parse(json.get(i) as string) as JobRow & RankingTerms;
+      row = { ...fields, vector: Float32Array.from(vectors.get(i).toArray() as Float32Array), terms: rowTerms({ rank_terms, cjk_text }) };
+      decoded.set(hash, row);
+    }
+    rows.push(descriptions ? { ...row, job_description: String(descriptions.get(i) ?? "") } : row);
+  }
+  return rows;
+}
+
+/** Decoded postings kept per process (~2–4 KB each). */
+const POSTING_CACHE_SIZE = 20_000;
+
+/** A least-recently-used map: a hit moves the entry to the back, an insert past the size drops the front. */
+class PostingCache {
+  private readonly entries = new Map<string, CandidateRow>();
+  constructor(private readonly size: number) {}
+
+  get(key: string): CandidateRow | undefined {
+    const value = this.entries.get(key);
+    if (value !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: string, value: CandidateRow): void {
+    this.entries.set(key, value);
+    if (this.entries.size > this.size) this.entries.delete(this.entries.keys().next().value!);
+  }
 }
 
 /** Candidate lists longer than this skip the ANN index (see `nearest`). */

@@ -1,0 +1,83 @@
+import type { JobResult } from "../../shared/job.ts";
+import type { SearchRequest } from "../../shared/search.ts";
+
+/**
+ * Pages already computed, by request and table version: a repeated search (the same words, filters
+ * and page, which popular queries and paging back are) costs a lookup instead of a search. A load
+ * makes a new table version, so a page is never served from before the data changed. Bounded in
+ * bytes (estimated from the results' text), least recently used out first.
+ */
+export interface ResultCache {
+  get(version: number, request: SearchRequest): JobResult[] | undefined;
+  set(version: number, request: SearchRequest, results: JobResult[]): void;
+  readonly stats: { hits: number; misses: number; bytes: number; entries: number };
+}
+
+export function createResultCache(maxBytes: number): ResultCache {
+  const entries = new Map<string, { results: JobResult[]; bytes: number }>();
+  const stats = { hits: 0, misses: 0, bytes: 0, entries: 0 };
+  let currentVersion = -1;
+
+  const drop = (key: string) => {
+    const entry = entries.get(key);
+    if (!entry) return;
+    entries.delete(key);
+    stats.bytes -= entry.bytes;
+  };
+
+  return {
+    stats,
+    get(version, request) {
+      const key = cacheKey(version, request);
+      const entry = entries.get(key);
+      if (entry === undefined) {
+        stats.misses++;
+        return undefined;
+      }
+      entries.delete(key);
+      entries.set(key, entry);
+      stats.hits++;
+      return entry.results;
+    },
+    set(version, request, results) {
+      if (maxBytes <= 0) return;
+      // Pages of older versions can never be asked for again.
+      if (version !== currentVersion) {
+        entries.clear();
+        stats.bytes = 0;
+        currentVersion = version;
+      }
+      const bytes = estimateBytes(results);
+      if (bytes > maxBytes / 4) return;
+      const key = cacheKey(version, request);
+      drop(key);
+      entries.set(key, { results, bytes });
+      stats.bytes += bytes;
+      while (stats.bytes > maxBytes) drop(entries.keys().next().value!);
+      stats.entries = entries.size;
+    },
+  };
+}
+
+// --- internal ---
+
+function cacheKey(version: number, r: SearchRequest): string {
+  const f = r.filters;
+  return JSON.stringify([
+    version, r.query, f.city, f.country, f.source, f.since, f.until,
+    r.topK, r.offset, r.detail, r.minScore, r.sort, r.collapse, r.explain, r.retrieval,
+  ]);
+}
+
+/** Characters of text plus a fixed allowance per result for keys, numbers and object overhead. */
+function estimateBytes(results: JobResult[]): number {
+  let bytes = 256;
+  for (const result of results) {
+    bytes += 400;
+    for (const value of Object.values(result)) {
+      if (typeof value === "string") bytes += value.length * 2;
+      else if (Array.isArray(value)) for (const item of value) bytes += String(item).length * 2 + 16;
+    }
+  }
+  return bytes;
+}
