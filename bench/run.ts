@@ -61,6 +61,7 @@ const main = defineCommand({
       step("HTTP: one server for the load runs");
       const server = await spawnBenchServer(BENCH_DATA_DIR, key.key);
       const http: LoadResult[] = [];
+      const httpUncached: LoadResult[] = [];
       let mcp: LoadResult | undefined;
       const memory: BenchResults["memory"] = { afterStartMb: server.rssMb(), afterWarmupMb: Number.NaN };
       try {
@@ -89,6 +90,19 @@ const main = defineCommand({
       } finally {
         await server.stop();
       }
+      if (haveWrk) {
+        const uncached = await spawnBenchServer(BENCH_DATA_DIR, key.key, { SEARCH_CACHE_MB: "0" });
+        try {
+          const rest: LoadTarget = { url: `${uncached.url}/v1/search`, headers: { "content-type": "application/json", "x-api-key": key.key }, bodies: SEARCH_BODIES.map((b) => JSON.stringify(b)) };
+          await runWrk(rest, 16, plan.warmupSeconds);
+          for (const connections of [1, 16]) {
+            step(`POST /v1/search, result cache off: ${plan.loadSeconds} s at concurrency ${connections}`);
+            httpUncached.push(await runWrk(rest, connections, plan.loadSeconds, uncached.rssMb));
+          }
+        } finally {
+          await uncached.stop();
+        }
+      }
 
       // After the server stopped, so Orama's heap and the scale table's writes do not share the load runs' cores.
       const extra: { peers?: PeersResult; scale?: ScaleResult } = {};
@@ -112,7 +126,7 @@ const main = defineCommand({
         `${engine.postings.toLocaleString("en-US")} postings; ${cpus().length} cores shared by server, wrk (2 threads) and this script; ` +
           `${args.quick ? "QUICK run (smoke only)" : `${plan.loadSeconds} s per load level`}; total ${totalSeconds.toFixed(0)} s.`,
       );
-      const results: BenchResults = { ...(ingest ? { ingest } : {}), coldStart, engine, http, ...(mcp ? { mcp } : {}), memory, notes };
+      const results: BenchResults = { ...(ingest ? { ingest } : {}), coldStart, engine, http, httpUncached, ...(mcp ? { mcp } : {}), memory, notes };
       console.log(extraRows.length === 0 ? formatTable(results) : appendRows(formatTable({ ...results, notes: [] }), extraRows, notes));
       mkdirSync(join(ROOT, "bench/results"), { recursive: true });
       writeFileSync(RESULTS_FILE, `${JSON.stringify({ date: new Date().toISOString(), quick: args.quick, plan, totalSeconds, ...results, ...extra }, null, 2)}\n`);

@@ -3,6 +3,9 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { loadEmbedder } from "../server/search/embedder.ts";
 import { openStore } from "../server/search/store.ts";
+import { ingestRecords } from "../server/ingest/ingest.ts";
+import { maintainVectorIndex } from "../server/search/index-maintenance.ts";
+import { createLogger } from "../server/log.ts";
 import { fixturePostings } from "./fixtures/postings.ts";
 import { MODELS_DIR, runCli, spawnServer, tempDir } from "./helpers.ts";
 
@@ -60,3 +63,36 @@ test("a table below the threshold gets no index", async () => {
   expect(await store.ensureVectorIndex(10)).toBe(false);
   store.close();
 });
+
+test("after a large load the index is rebuilt in one piece in the background, searches answering meanwhile", async () => {
+  const dataDir = tempDir();
+  dirs.push(dataDir);
+  const embedder = await loadEmbedder({ model: "static", allowRemote: false, modelsDir: MODELS_DIR });
+  const store = await openStore({ dataDir, modelId: embedder.modelId, dimension: embedder.dimension });
+  const postings = fixturePostings();
+  const load = (records: object[]) => ingestRecords({ store, embedder }, records.map((value, i) => ({ ref: `record ${i + 1}`, value })));
+  const messages: string[] = [];
+  const log = createLogger("info", (line) => messages.push(JSON.parse(line).msg));
+  const until = async (what: () => Promise<boolean>) => {
+    const started = Date.now();
+    while (!(await what())) {
+      if (Date.now() - started > 30_000) throw new Error("timed out");
+      const page = await store.nearest(await embedder.embedQuery("nurse"), {}, 5, false);
+      expect(page.length).toBe(5);
+      await Bun.sleep(50);
+    }
+  };
+  await load(postings.slice(0, 20));
+  const stop = maintainVectorIndex(store, 10, log, 50);
+  try {
+    await until(async () => (await store.vectorIndexState())?.segments === 1);
+    expect(await store.vectorIndexState()).toMatchObject({ indexedRows: 20, unindexedRows: 0 });
+    await load(postings.slice(20));
+    // The load's optimize() folds the new rows in as a second segment; the maintainer then rebuilds.
+    await until(async () => (await store.vectorIndexState())?.indexedRows === postings.length && (await store.vectorIndexState())?.segments === 1);
+    expect(messages).toContain("rebuilt the ANN index after loads");
+  } finally {
+    await stop();
+    store.close();
+  }
+}, 60_000);

@@ -45,13 +45,13 @@ export function freePort(): Promise<number> {
 }
 
 /** Spawns `bun server/main.ts` as an operator would and waits for its first successful search. */
-export async function spawnBenchServer(dataDir: string, apiKey: string): Promise<BenchServer> {
+export async function spawnBenchServer(dataDir: string, apiKey: string, env: Record<string, string> = {}): Promise<BenchServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
   const proc = Bun.spawn(["bun", join(ROOT, "server/main.ts")], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", MODELS_DIR, DEMO_DATA: "false", LOG_LEVEL: "info", LANCEDB_LOG: "error" },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", MODELS_DIR, DEMO_DATA: "false", LOG_LEVEL: "info", LANCEDB_LOG: "error", ...env },
     stdout: "pipe",
     stderr: "pipe",
   });

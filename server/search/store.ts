@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import * as lancedb from "@lancedb/lancedb";
 import type { Table as ArrowTable } from "apache-arrow";
+
 import type { SearchFilters } from "../../shared/search.ts";
 import { buildWhere, idIn } from "./filter.ts";
 import { termStatsReader, writeTermStats, type TermStats } from "./term-stats.ts";
@@ -40,6 +41,13 @@ export interface Facets {
   sources: string[];
 }
 
+export interface VectorIndexState {
+  indexedRows: number;
+  unindexedRows: number;
+  /** 1 after a build; each later load's optimize() adds a segment that searches visit separately. */
+  segments: number;
+}
+
 export interface JobStore {
   readonly table: lancedb.Table;
   count(): Promise<number>;
@@ -64,6 +72,10 @@ export interface JobStore {
    * Searches go on meanwhile (they use the previous version). Returns whether it built one.
    */
   ensureVectorIndex(minRows: number): Promise<boolean>;
+  /** The ANN index's coverage: rows in it, rows not yet in it, and how many segments loads have added. */
+  vectorIndexState(): Promise<VectorIndexState | undefined>;
+  /** Builds the ANN index anew over every row (one segment); searches use the old one meanwhile. */
+  rebuildVectorIndex(): Promise<void>;
   close(): void;
 }
 
@@ -108,6 +120,7 @@ function createStore(db: lancedb.Connection, table: lancedb.Table, dataDir: stri
   const decoded = new PostingCache(POSTING_CACHE_SIZE);
   let facetCache: { version: number; facets: Facets } | undefined;
   let indexCache: { version: number; indexed: boolean } | undefined;
+  let indexStateCache: { version: number; state: VectorIndexState | undefined } | undefined;
   /** Whether the current version has a vector index (looked up once per version). */
   const hasVectorIndex = async () => {
     const version = await table.version();
@@ -137,15 +150,12 @@ function createStore(db: lancedb.Connection, table: lancedb.Table, dataDir: stri
 
     async upsert(rows) {
       if (rows.length === 0) return;
-      await table
-        .mergeInsert("id")
-        .whenMatchedUpdateAll()
-        .whenNotMatchedInsertAll()
-        .execute(rows.map(toArrowRow));
+      // Idempotent (same ids, same rows), so safe to run again after a conflict.
+      await retryConflicts(() => table.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows.map(toArrowRow)));
     },
 
     async finishLoad() {
-      await table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+      await retryConflicts(() => table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) }));
       await ensureIndexes(table);
       await writeTermStats(table, dataDir);
     },
@@ -217,8 +227,23 @@ function createStore(db: lancedb.Connection, table: lancedb.Table, dataDir: stri
 
     async ensureVectorIndex(minRows) {
       if ((await hasVectorIndex()) || (await table.countRows()) < minRows) return false;
-      await table.createIndex("vector", { config: lancedb.Index.hnswSq({ distanceType: "dot", numPartitions: 1 }), replace: false });
+      await createVectorIndex(table, false);
       return true;
+    },
+
+    async vectorIndexState() {
+      // Looked up once per table version: LanceDB logs a warning with every indexStats() call.
+      const version = await table.version();
+      if (indexStateCache?.version !== version) {
+        const stats = (await hasVectorIndex()) ? await table.indexStats(VECTOR_INDEX_NAME) : undefined;
+        const state = stats && { indexedRows: stats.numIndexedRows, unindexedRows: stats.numUnindexedRows, segments: stats.numIndices ?? 1 };
+        indexStateCache = { version, state };
+      }
+      return indexStateCache.state;
+    },
+
+    async rebuildVectorIndex() {
+      await createVectorIndex(table, true);
     },
 
     close() {
@@ -280,6 +305,29 @@ class PostingCache {
   }
 }
 
+/**
+ * Runs a table change again when another writer committed first (LanceDB's "Retryable commit
+ * conflict"): an ingest's optimize() and the server's background index rebuild may meet.
+ */
+async function retryConflicts<T>(change: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await change();
+    } catch (error) {
+      if (attempt >= attempts || !(error instanceof Error && /retryable commit conflict/i.test(error.message))) throw error;
+      await Bun.sleep(50 * attempt);
+    }
+  }
+}
+
+/** LanceDB's name for the index on the `vector` column. */
+const VECTOR_INDEX_NAME = "vector_idx";
+
+/** HNSW over scalar-quantized vectors, dot distance on unit vectors (best measured here; IVF_PQ lost recall). */
+async function createVectorIndex(table: lancedb.Table, replace: boolean): Promise<void> {
+  await retryConflicts(() => table.createIndex("vector", { config: lancedb.Index.hnswSq({ distanceType: "dot", numPartitions: 1 }), replace }));
+}
+
 /** Candidate lists longer than this skip the ANN index (see `nearest`). */
 const ANN_MAX_LIMIT = 200;
 /** The ANN index fetches this many times the candidates and keeps the best by exact distance. */
@@ -306,13 +354,13 @@ async function ensureIndexes(table: lancedb.Table): Promise<void> {
   for (const [column, kind] of SCALAR_INDEXES) {
     if (existing.has(column)) continue;
     const config = kind === "bitmap" ? lancedb.Index.bitmap() : lancedb.Index.btree();
-    await table.createIndex(column, { config });
+    await retryConflicts(() => table.createIndex(column, { config }));
   }
   for (const column of TEXT_INDEXES) {
     if (existing.has(column)) continue;
-    await table.createIndex(column, { config: lancedb.Index.fts({ withPosition: false }) });
+    await retryConflicts(() => table.createIndex(column, { config: lancedb.Index.fts({ withPosition: false }) }));
   }
-  if (!existing.has("cjk_text")) await table.createIndex("cjk_text", { config: cjkIndex() });
+  if (!existing.has("cjk_text")) await retryConflicts(() => table.createIndex("cjk_text", { config: cjkIndex() }));
 }
 
 /** The query as alternative clauses: own words in title (boosted) and description, extra words, CJK pairs. */
