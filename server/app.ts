@@ -3,22 +3,34 @@ import { AppError } from "../shared/errors.ts";
 import type { OAuthServer } from "./auth/oauth/server.ts";
 import type { Config } from "./config.ts";
 import { mcpRoutes, type McpDeps } from "./mcp/http.ts";
+import { createMetrics } from "./ops/metrics.ts";
+import { beginRequest, requestContext } from "./ops/request-context.ts";
+import { createRequestObserver } from "./ops/request-log.ts";
+import { createServiceStatus } from "./ops/status.ts";
 import { oauthRoutes } from "./routes/oauth.ts";
+import { opsRoutes } from "./routes/ops.ts";
 import { searchRoutes } from "./routes/search.ts";
 
-export interface AppDeps extends McpDeps {
+export interface AppDeps extends Omit<McpDeps, "metrics"> {
   config: Config;
   oauth: OAuthServer;
 }
 
 /**
  * The HTTP application. Every response carries `x-request-id`; every error, thrown anywhere,
- * becomes the spec's body here and only here.
+ * becomes the spec's body here and only here. Each request is counted in this app's own metrics
+ * registry and logged in one line once its response went out.
  */
 export function createApp(deps: AppDeps) {
+  const status = createServiceStatus(deps);
+  const metrics = createMetrics(status);
+  const finish = createRequestObserver({ log: deps.log, metrics });
+  const routeDeps = { ...deps, metrics };
   return new Elysia()
-    .onRequest(({ set }) => {
-      set.headers["x-request-id"] = crypto.randomUUID();
+    .onRequest(({ request, set }) => {
+      const id = crypto.randomUUID();
+      set.headers["x-request-id"] = id;
+      beginRequest(request, id);
     })
     .onError({ as: "global" }, ({ code, error, set, request }) => {
       const requestId = String(set.headers["x-request-id"] ?? crypto.randomUUID());
@@ -26,10 +38,14 @@ export function createApp(deps: AppDeps) {
       if (appError.code === "INTERNAL_ERROR") {
         deps.log.error("unexpected error", { request_id: requestId, route: new URL(request.url).pathname, error });
       }
+      const context = requestContext(request);
+      if (context) context.errorStatus = appError.status;
       return errorResponse(appError, requestId);
     })
-    .use(searchRoutes(deps))
-    .use(mcpRoutes(deps))
+    .onAfterResponse({ as: "global" }, finish)
+    .use(opsRoutes({ config: deps.config, metrics, status }))
+    .use(searchRoutes(routeDeps))
+    .use(mcpRoutes(routeDeps))
     .use(oauthRoutes(deps));
 }
 

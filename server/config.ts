@@ -22,6 +22,10 @@ const ConfigSchema = z.object({
   /** Memory for repeated searches' pages (MB); 0 = no cache. */
   SEARCH_CACHE_MB: z.coerce.number().min(0).default(64),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  /** Unset = pretty when stderr is a terminal, JSON lines otherwise. */
+  LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
+  /** When set, GET /metrics requires `Authorization: Bearer <this>`; unset = open (like /healthz). */
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   /** The service's public base URL (issuer, resource and links); unset = the origin each request came to. */
   PUBLIC_URL: z.url().optional(),
   /** Requests per minute per principal when its API key sets no limit of its own. */
@@ -49,6 +53,10 @@ export interface Config {
   /** Bytes for the result cache; 0 = off. */
   searchCacheBytes: number;
   logLevel: "debug" | "info" | "warn" | "error";
+  /** undefined = decide by whether stderr is a terminal. */
+  logFormat?: "json" | "pretty";
+  /** Bearer token /metrics requires; undefined = /metrics is open. */
+  metricsToken?: string;
   /** Without trailing slash; undefined = derive from each request. */
   publicUrl?: string;
   rateLimit: { perMinute: number; redisUrl?: string };
@@ -85,6 +93,8 @@ export function loadConfig(env: Record<string, string | undefined> = Bun.env): C
     vectorIndexMinRows: c.VECTOR_INDEX_MIN_ROWS,
     searchCacheBytes: Math.round(c.SEARCH_CACHE_MB * 1024 * 1024),
     logLevel: c.LOG_LEVEL,
+    ...(c.LOG_FORMAT ? { logFormat: c.LOG_FORMAT } : {}),
+    ...(c.METRICS_TOKEN ? { metricsToken: c.METRICS_TOKEN } : {}),
     ...(c.PUBLIC_URL ? { publicUrl: c.PUBLIC_URL.replace(/\/+$/, "") } : {}),
     rateLimit: { perMinute: c.RATE_LIMIT_PER_MINUTE, ...(c.REDIS_URL ? { redisUrl: c.REDIS_URL } : {}) },
     oauth: {

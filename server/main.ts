@@ -1,10 +1,12 @@
 import { loadConfig } from "./config.ts";
-import { createLogger } from "./log.ts";
+import { createLogger, defaultLogFormat } from "./log.ts";
 import { startServer } from "./start.ts";
 
 try {
   const config = loadConfig();
-  const log = createLogger(config.logLevel);
+  const format = defaultLogFormat(config.logFormat);
+  const color = format === "pretty" && Boolean(process.stderr.isTTY) && !process.env.NO_COLOR;
+  const log = createLogger(config.logLevel, undefined, { format, color });
   const server = await startServer(config, log);
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, async () => {

@@ -10,6 +10,8 @@ import { enforceRateLimit, type RateLimiter } from "../auth/rate-limit.ts";
 import { baseUrl, resourceMetadataUrl } from "../base-url.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
+import type { Metrics } from "../ops/metrics.ts";
+import { notePrincipal, noteTool } from "../ops/request-context.ts";
 import type { SearchDeps } from "../search/search.ts";
 import { createMcpServer } from "./server.ts";
 
@@ -18,6 +20,7 @@ export interface McpDeps extends SearchDeps {
   log: Logger;
   limiter: RateLimiter;
   config: Config;
+  metrics: Metrics;
   /** Resolves an OAuth access token to its principal; throws InvalidTokenError when it is not valid. */
   verifyBearer(token: string, base: string): Promise<Principal>;
 }
@@ -52,6 +55,7 @@ async function serveMcp(deps: McpDeps, request: Request, requestId: string): Pro
   try {
     principal = await authenticate(deps, request, base);
     if (principal === undefined) return unauthorized(base, requestId);
+    notePrincipal(request, principal);
     await enforceRateLimit(deps.limiter, principal, deps.config.rateLimit.perMinute);
   } catch (error) {
     if (error instanceof InvalidTokenError) return unauthorized(base, requestId, error.message);
@@ -60,7 +64,11 @@ async function serveMcp(deps: McpDeps, request: Request, requestId: string): Pro
   }
 
   let failed = false;
-  const server = createMcpServer(deps, { requestId, onInternalError: () => (failed = true) });
+  const server = createMcpServer(deps, {
+    requestId,
+    onInternalError: () => (failed = true),
+    onToolCall: (tool, args) => noteTool(request, tool, args),
+  });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);

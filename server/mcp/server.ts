@@ -3,6 +3,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import pkg from "../../package.json" with { type: "json" };
 import { AppError } from "../../shared/errors.ts";
 import type { Logger } from "../log.ts";
+import type { Metrics } from "../ops/metrics.ts";
 import type { SearchDeps } from "../search/search.ts";
 import { listCitiesTool } from "./tools/list-cities.ts";
 import { searchJobsTool } from "./tools/search-jobs.ts";
@@ -15,11 +16,12 @@ export const SERVER_NAME = "jobsearch";
 /**
  * A fresh MCP server for one request (stateless mode). Tool definitions are built once per
  * process; a tool's AppError becomes an `isError` result with its message, anything else is
- * logged and answered as JSON-RPC -32603 `Internal error`.
+ * logged and answered as JSON-RPC -32603 `Internal error`. A completed search_jobs call is timed
+ * into the search latency metric.
  */
 export function createMcpServer(
-  deps: SearchDeps & { log: Logger },
-  context: { requestId: string; onInternalError: () => void },
+  deps: SearchDeps & { log: Logger; metrics: Pick<Metrics, "observeSearch"> },
+  context: { requestId: string; onInternalError: () => void; onToolCall?: (tool: string, args: Record<string, unknown>) => void },
 ): Server {
   const server = new Server(
     { name: SERVER_NAME, version: pkg.version },
@@ -30,8 +32,11 @@ export function createMcpServer(
     const { name, arguments: args = {} } = request.params;
     const tool = TOOLS.get(name);
     if (!tool) return errorResult(`MCP error -32602: Tool ${name} not found`);
+    context.onToolCall?.(name, args);
     try {
+      const started = performance.now();
       const output = await tool.call(args, deps);
+      if (tool === searchJobsTool) deps.metrics.observeSearch("mcp", (performance.now() - started) / 1000);
       return { content: [{ type: "text", text: JSON.stringify(output) }], structuredContent: output };
     } catch (error) {
       if (error instanceof AppError && error.status < 500) return errorResult(error.message);

@@ -5,25 +5,31 @@ import type { KeyStore } from "../auth/api-keys.ts";
 import { requireApiKey } from "../auth/guard.ts";
 import { enforceRateLimit, type RateLimiter } from "../auth/rate-limit.ts";
 import type { Config } from "../config.ts";
+import type { Metrics } from "../ops/metrics.ts";
+import { notePrincipal, noteQuery } from "../ops/request-context.ts";
 import { searchJobs, type SearchDeps } from "../search/search.ts";
 
 /**
  * GET and POST /v1/search (spec §4.1, §4.2): API key, then its rate limit, then parameters, then the search.
  * GET /v1/cities (ours, not in the spec): the cities with posting counts, for pickers and the CLI.
  */
-export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateLimiter; config: Config }) {
+export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateLimiter; config: Config; metrics: Metrics }) {
   const authorize = async (request: Request) => {
     const principal = requireApiKey(deps.keys, request.headers.get("x-api-key"));
+    notePrincipal(request, principal);
     await enforceRateLimit(deps.limiter, principal, deps.config.rateLimit.perMinute);
   };
-  const respond = async (raw: Record<string, unknown>, fromQueryString: boolean, requestId: string) => {
+  const respond = async (http: Request, raw: Record<string, unknown>, fromQueryString: boolean, requestId: string) => {
     const started = performance.now();
     const request = parseSearchRequest(raw, { queryField: "q", fromQueryString });
+    noteQuery(http, request.query);
     const results = await searchJobs(deps, request);
+    const elapsed = performance.now() - started;
+    deps.metrics.observeSearch("rest", elapsed / 1000);
     const body: SearchResponse = {
       request_id: requestId,
       total: results.length,
-      search_time_ms: Math.round(performance.now() - started),
+      search_time_ms: Math.round(elapsed),
       results,
     };
     return body;
@@ -32,13 +38,13 @@ export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateL
   return new Elysia({ name: "search-routes" })
     .get("/v1/search", async ({ request, set }) => {
       await authorize(request);
-      return respond(queryParameters(new URL(request.url)), true, String(set.headers["x-request-id"]));
+      return respond(request, queryParameters(new URL(request.url)), true, String(set.headers["x-request-id"]));
     })
     .post(
       "/v1/search",
       async ({ request, set }) => {
         await authorize(request);
-        return respond(await jsonBody(request), false, String(set.headers["x-request-id"]));
+        return respond(request, await jsonBody(request), false, String(set.headers["x-request-id"]));
       },
       { parse: "none" },
     )

@@ -1,0 +1,127 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type { OpenTableState, ServiceStatus } from "./status.ts";
+
+/** Where a search came in. */
+export type SearchInterface = "rest" | "mcp";
+
+export interface Metrics {
+  readonly registry: Registry;
+  /** One finished request; `route` is the route template (or {@link UNMATCHED_ROUTE}), never the raw path. */
+  observeRequest(method: string, route: string, status: number, seconds: number): void;
+  /** One completed search (parameters checked, results ranked), REST or the MCP search_jobs tool. */
+  observeSearch(via: SearchInterface, seconds: number): void;
+  /** The Prometheus text exposition of every metric, store gauges computed now. */
+  render(): Promise<string>;
+  readonly contentType: string;
+}
+
+/** The route label of every request that matched no route, so unknown paths add no series. */
+export const UNMATCHED_ROUTE = "unmatched";
+
+/**
+ * Latency buckets in seconds, shared by requests and searches: dense around the 5–50 ms a search
+ * takes, up to 10 s for the slow tail.
+ */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.02, 0.03, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** The routes that enforce a rate limit. */
+const RATE_LIMITED_ROUTES = ["/v1/search", "/v1/cities", "/mcp"];
+
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/**
+ * A registry of its own per app (never prom-client's global one, so several servers in one
+ * process do not collide), with the process metrics (RSS, CPU, heap, event-loop lag), the request
+ * and search instruments, and gauges of the store read from `status` at scrape time.
+ * Observing costs a label lookup and a few additions: no I/O, fixed buckets.
+ */
+export function createMetrics(status: ServiceStatus): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+
+  const requests = new Counter({
+    name: "http_requests_total",
+    help: "HTTP requests answered, by method, route template and status (/healthz, /readyz and /metrics are not counted)",
+    labelNames: ["method", "route", "status"] as const,
+    registers: [registry],
+  });
+  const requestDuration = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "Time from a request's arrival until its response was sent, by method, route template and status",
+    labelNames: ["method", "route", "status"] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const rateLimited = new Counter({
+    name: "jobsearch_rate_limited_total",
+    help: "Requests refused with 429 because their principal was over its rate limit, by route template",
+    labelNames: ["route"] as const,
+    registers: [registry],
+  });
+  const searchDuration = new Histogram({
+    name: "jobsearch_search_duration_seconds",
+    help: "Time to run one search (parameters, retrieval, ranking), by interface: rest (/v1/search) or mcp (search_jobs)",
+    labelNames: ["interface"] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+
+  // Series that exist from the start (at 0), so rates and alerts need no first event.
+  for (const route of RATE_LIMITED_ROUTES) rateLimited.inc({ route }, 0);
+  for (const via of ["rest", "mcp"] as const) searchDuration.zero({ interface: via });
+
+  // Store gauges: each scrape asks `status` (cached by table version) and sets them in collect().
+  const tableGauge = (name: string, help: string, value: (state: OpenTableState) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        const state = await status.table();
+        if (state.open) this.set(value(state));
+      },
+    });
+  tableGauge("jobsearch_postings", "Postings in the jobs table", (state) => state.postings);
+  tableGauge("jobsearch_table_version", "Version of the jobs table (grows with each write)", (state) => state.version);
+  tableGauge("jobsearch_vector_index", "1 when the ANN index on the vectors exists (vector search uses it), 0 while search is exact", (state) =>
+    state.vectorIndex ? 1 : 0,
+  );
+  new Gauge({
+    name: "jobsearch_index_rows",
+    help: "Rows each index of the jobs table covers (state=indexed) and does not cover yet (state=unindexed)",
+    labelNames: ["index", "type", "state"] as const,
+    registers: [registry],
+    async collect() {
+      const state = await status.table();
+      if (!state.open) return;
+      this.reset();
+      for (const index of state.indexes) {
+        this.set({ index: index.name, type: index.type, state: "indexed" }, index.indexedRows);
+        this.set({ index: index.name, type: index.type, state: "unindexed" }, index.unindexedRows);
+      }
+    },
+  });
+  new Gauge({
+    name: "jobsearch_ready",
+    help: "1 when /readyz answers 200 (table open, model loaded), else 0",
+    registers: [registry],
+    async collect() {
+      this.set((await status.readiness()).ready ? 1 : 0);
+    },
+  });
+
+  return {
+    registry,
+    contentType: registry.contentType,
+    observeRequest(method, route, status, seconds) {
+      const labels = { method: METHODS.has(method) ? method : "OTHER", route, status: String(status) };
+      requests.inc(labels);
+      requestDuration.observe(labels, seconds);
+      if (status === 429) rateLimited.inc({ route });
+    },
+    observeSearch(via, seconds) {
+      searchDuration.observe({ interface: via }, seconds);
+    },
+    render: () => registry.metrics(),
+  };
+}

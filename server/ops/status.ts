@@ -1,0 +1,89 @@
+import type { Embedder } from "../search/embedder.ts";
+import type { JobStore } from "../search/store.ts";
+
+export interface IndexState {
+  name: string;
+  type: string;
+  column: string;
+  indexedRows: number;
+  unindexedRows: number;
+}
+
+/** The jobs table as /readyz and /metrics report it. */
+export type TableState = OpenTableState | { open: false; error: string };
+
+export interface OpenTableState {
+  open: true;
+  version: number;
+  postings: number;
+  /** Whether the ANN index on the vectors exists. */
+  vectorIndex: boolean;
+  indexes: IndexState[];
+}
+
+export interface Readiness {
+  ready: boolean;
+  checks: {
+    table: { ok: true; postings: number; version: number } | { ok: false; error: string };
+    model: { ok: true; id: string; dimension: number } | { ok: false; error: string };
+  };
+}
+
+export interface ServiceStatus {
+  /** The table's state; recomputed only when the table's version changed, and concurrent callers share one look. */
+  table(): Promise<TableState>;
+  readiness(): Promise<Readiness>;
+}
+
+/**
+ * What /readyz checks and the store gauges of /metrics read. Looking costs one `version()` while
+ * the table is unchanged; after a write, a row count and the index statistics once.
+ */
+export function createServiceStatus(deps: { store: JobStore; embedder: Embedder | undefined }): ServiceStatus {
+  const { store, embedder } = deps;
+  let cached: OpenTableState | undefined;
+  let inFlight: Promise<TableState> | undefined;
+
+  const look = async (): Promise<TableState> => {
+    const table = store.table;
+    try {
+      if (!table.isOpen()) return { open: false, error: "the jobs table is closed" };
+      const version = await table.version();
+      if (cached?.version === version) return cached;
+      const [postings, configs] = await Promise.all([table.countRows(), table.listIndices()]);
+      const indexes = await Promise.all(
+        configs.map(async (config): Promise<IndexState> => {
+          const stats = await table.indexStats(config.name);
+          return {
+            name: config.name,
+            type: config.indexType,
+            column: config.columns.join(","),
+            indexedRows: stats?.numIndexedRows ?? 0,
+            unindexedRows: stats?.numUnindexedRows ?? 0,
+          };
+        }),
+      );
+      const vectorIndex = configs.some((config) => config.columns.includes("vector"));
+      cached = { open: true, version, postings, vectorIndex, indexes };
+      return cached;
+    } catch (error) {
+      return { open: false, error: error instanceof Error ? error.message : String(error) };
+    }
+  };
+
+  const tableState = () => (inFlight ??= look().finally(() => (inFlight = undefined)));
+
+  return {
+    table: tableState,
+    async readiness() {
+      const state = await tableState();
+      const table: Readiness["checks"]["table"] = state.open
+        ? { ok: true, postings: state.postings, version: state.version }
+        : { ok: false, error: state.error };
+      const model: Readiness["checks"]["model"] = embedder
+        ? { ok: true, id: embedder.modelId, dimension: embedder.dimension }
+        : { ok: false, error: "the embedding model is not loaded" };
+      return { ready: table.ok && model.ok, checks: { table, model } };
+    },
+  };
+}
