@@ -1,5 +1,7 @@
 import { defineCommand } from "citty";
 import { AppError, invalidParameter } from "../../shared/errors.ts";
+import type { ApiKeyInfo } from "../../server/auth/api-keys.ts";
+import { colorEnabled, createStyle, renderTable, shortTime, terminalWidth, type Style } from "../format.ts";
 import { withLocalKeys } from "../local.ts";
 
 const create = defineCommand({
@@ -18,24 +20,47 @@ const create = defineCommand({
     if (name === "") throw invalidParameter("--name must not be empty");
     const created = withLocalKeys((keys) => keys.create(name, rateLimit));
     if (args.json) console.log(JSON.stringify(created, null, 2));
-    else console.log(`created key ${created.id} (${created.name}); it is shown only now:\n${created.key}`);
+    else {
+      console.log(`created key ${created.id} (${created.name}); it is shown only now:\n${created.key}`);
+      console.error("(to use it from this CLI: bun run cli config set api-key KEY)");
+    }
   },
 });
 
 const list = defineCommand({
-  meta: { name: "list", description: "List API keys (never the keys themselves)." },
+  meta: { name: "list", description: "List API keys: id, name, created, last used, rate limit, state (never the keys themselves)." },
   args: { json: { type: "boolean", description: "Print JSON", default: false } },
   run({ args }) {
     const all = withLocalKeys((keys) => keys.list());
     if (args.json) return void console.log(JSON.stringify(all, null, 2));
-    if (all.length === 0) return void console.log("no API keys");
-    for (const key of all) {
-      const state = key.revoked_at ? `revoked ${key.revoked_at}` : "active";
-      const limit = key.rate_limit === null ? "default" : `${key.rate_limit}/min`;
-      console.log(`${key.id}  ${key.name}  created ${key.created_at}  last used ${key.last_used_at ?? "never"}  rate ${limit}  ${state}`);
-    }
+    if (all.length === 0) return void console.log("no API keys (create one with `keys create --name NAME`)");
+    console.log(formatKeys(all, { width: terminalWidth(), style: createStyle(colorEnabled()) }));
   },
 });
+
+/** Keys as an aligned table; times in UTC to the minute. Takes ApiKeyInfo, which has no secret to leak. */
+export function formatKeys(keys: ApiKeyInfo[], options: { width?: number; style?: Style } = {}): string {
+  const style = options.style ?? createStyle(false);
+  return renderTable(
+    [
+      { header: "id", style: style.dim },
+      { header: "name", shrink: true, min: 8 },
+      { header: "created" },
+      { header: "last used", style: (text) => (text === "never" ? style.dim(text) : text) },
+      { header: "rate limit", align: "right", style: (text) => (text === "default" ? style.dim(text) : text) },
+      { header: "state", style: (text) => (text === "active" ? style.green(text) : style.yellow(text)) },
+    ],
+    keys.map((key) => [
+      key.id,
+      key.name,
+      shortTime(key.created_at),
+      shortTime(key.last_used_at),
+      key.rate_limit === null ? "default" : `${key.rate_limit}/min`,
+      key.revoked_at ? `revoked ${shortTime(key.revoked_at)}` : "active",
+    ]),
+    { ...(options.width === undefined ? {} : { width: options.width }), headerStyle: style.bold },
+  );
+}
 
 const revoke = defineCommand({
   meta: { name: "revoke", description: "Revoke an API key by id; a running server refuses it from the next request." },

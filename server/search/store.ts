@@ -1,4 +1,5 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
 import * as lancedb from "@lancedb/lancedb";
 import type { Table as ArrowTable } from "apache-arrow";
 
@@ -48,6 +49,36 @@ export interface VectorIndexState {
   segments: number;
 }
 
+/** What `stats` reports of the table: counts, model, indexes, version and size. */
+export interface StoreStats {
+  postings: number;
+  bySource: Array<{ source: string; postings: number }>;
+  /** Most first; null = postings without a country. */
+  byCountry: Array<{ country: string | null; postings: number }>;
+  /** YYYY-MM of publish_time, oldest first. */
+  byMonth: Array<{ month: string; postings: number }>;
+  /** The embedding model the table was built with (schema metadata). */
+  model: { id: string | null; dimension: number | null };
+  indexes: IndexState[];
+  version: number;
+  /** The table's folder on disk. */
+  path: string;
+  /** Bytes of every file in that folder (data, indexes, manifests, old versions not yet cleaned up). */
+  diskBytes: number;
+}
+
+export interface IndexState {
+  name: string;
+  /** vector: the ANN index; fts: full-text (BM25); scalar: filter indexes (btree, bitmap). */
+  kind: "vector" | "fts" | "scalar";
+  /** LanceDB's index type, e.g. IVF_HNSW_SQ, FTS, BTREE, BITMAP. */
+  type: string;
+  columns: string[];
+  indexedRows: number;
+  /** Rows added since the index was last brought up to date (searched without it). */
+  unindexedRows: number;
+}
+
 export interface JobStore {
   readonly table: lancedb.Table;
   count(): Promise<number>;
@@ -76,6 +107,8 @@ export interface JobStore {
   vectorIndexState(): Promise<VectorIndexState | undefined>;
   /** Builds the ANN index anew over every row (one segment); searches use the old one meanwhile. */
   rebuildVectorIndex(): Promise<void>;
+  /** Postings by source, country and month, the model, the indexes, version and size on disk (reads every row's three columns). */
+  stats(): Promise<StoreStats>;
   close(): void;
 }
 
@@ -85,9 +118,7 @@ export interface JobStore {
  */
 export async function openStore(options: StoreOptions): Promise<JobStore> {
   mkdirSync(options.dataDir, { recursive: true });
-  const db = await lancedb.connect(options.dataDir, {
-    readConsistencyInterval: options.readConsistencyMs === undefined ? undefined : options.readConsistencyMs / 1000,
-  });
+  const db = await connect(options.dataDir, options.readConsistencyMs);
   const table = (await db.tableNames()).includes(TABLE_NAME)
     ? await db.openTable(TABLE_NAME)
     : await db.createEmptyTable(TABLE_NAME, jobsSchema(options.modelId, options.dimension), {
@@ -98,7 +129,27 @@ export async function openStore(options: StoreOptions): Promise<JobStore> {
   return createStore(db, table, options.dataDir);
 }
 
+/**
+ * Opens the `jobs` table of `dataDir` whichever model built it, to look at it (`stats`) without
+ * loading an embedder; creates nothing. Undefined when there is no table yet.
+ */
+export async function inspectStore(dataDir: string): Promise<JobStore | undefined> {
+  if (!existsSync(dataDir)) return undefined;
+  const db = await connect(dataDir);
+  if (!(await db.tableNames()).includes(TABLE_NAME)) {
+    db.close();
+    return undefined;
+  }
+  return createStore(db, await db.openTable(TABLE_NAME), dataDir);
+}
+
 // --- internal ---
+
+function connect(dataDir: string, readConsistencyMs?: number): Promise<lancedb.Connection> {
+  return lancedb.connect(dataDir, {
+    readConsistencyInterval: readConsistencyMs === undefined ? undefined : readConsistencyMs / 1000,
+  });
+}
 
 async function checkModel(table: lancedb.Table, options: StoreOptions): Promise<void> {
   const schema = await table.schema();
@@ -246,11 +297,72 @@ function createStore(db: lancedb.Connection, table: lancedb.Table, dataDir: stri
       await createVectorIndex(table, true);
     },
 
+    async stats() {
+      const rows = await table.query().select(["data_source", "country", "publish_time"]).toArray();
+      const bySource = new Map<string, number>();
+      const byCountry = new Map<string | null, number>();
+      const byMonth = new Map<string, number>();
+      for (const row of rows) {
+        bySource.set(row.data_source, (bySource.get(row.data_source) ?? 0) + 1);
+        byCountry.set(row.country ?? null, (byCountry.get(row.country ?? null) ?? 0) + 1);
+        const month = String(row.publish_time).slice(0, 7);
+        byMonth.set(month, (byMonth.get(month) ?? 0) + 1);
+      }
+      const mostFirst = <K extends string | null>(counts: Map<K, number>) =>
+        [...counts].sort((a, b) => b[1] - a[1] || String(a[0]).localeCompare(String(b[0])));
+      const metadata = (await table.schema()).metadata;
+      const dimension = Number(metadata.get(DIMENSION_KEY));
+      const indexes = await Promise.all(
+        (await table.listIndices()).map(async (index): Promise<IndexState> => {
+          const stats = await table.indexStats(index.name);
+          return {
+            name: index.name,
+            kind: index.columns.includes("vector") ? "vector" : /fts|inverted/i.test(index.indexType) ? "fts" : "scalar",
+            type: stats?.indexType ?? index.indexType,
+            columns: index.columns,
+            indexedRows: stats?.numIndexedRows ?? 0,
+            unindexedRows: stats?.numUnindexedRows ?? 0,
+          };
+        }),
+      );
+      const kinds = ["vector", "fts", "scalar"];
+      indexes.sort((a, b) => kinds.indexOf(a.kind) - kinds.indexOf(b.kind) || a.name.localeCompare(b.name));
+      const path = join(dataDir, `${TABLE_NAME}.lance`);
+      return {
+        postings: rows.length,
+        bySource: mostFirst(bySource).map(([source, postings]) => ({ source, postings })),
+        byCountry: mostFirst(byCountry).map(([country, postings]) => ({ country, postings })),
+        byMonth: [...byMonth].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([month, postings]) => ({ month, postings })),
+        model: { id: metadata.get(MODEL_KEY) ?? null, dimension: Number.isFinite(dimension) ? dimension : null },
+        indexes,
+        version: await table.version(),
+        path,
+        diskBytes: folderBytes(path),
+      };
+    },
+
     close() {
       table.close();
       db.close();
     },
   };
+}
+
+/** Bytes of every file under `dir` (0 when it does not exist). */
+function folderBytes(dir: string): number {
+  let total = 0;
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) total += folderBytes(path);
+    else if (entry.isFile()) total += statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+  }
+  return total;
 }
 
 /** What a search reads of each candidate; each retriever reads it along with its matches. */
