@@ -1,4 +1,5 @@
 import { cjkBigrams, tokenize } from "./text.ts";
+import { dot } from "./vector.ts";
 
 /** What a query contributes to ranking: its own words, weighted extra words, and CJK pairs. */
 export interface RankingQuery {
@@ -146,12 +147,11 @@ export function addFeedback(items: Array<{ features: Features; vector: Float32Ar
   const titleCounts = new Map<string, number>();
   for (const item of top) for (const t of item.terms.title) titleCounts.set(t, (titleCounts.get(t) ?? 0) + 1);
   for (const item of items) {
-    let dot = 0;
-    for (let i = 0; i < centroid.length; i++) dot += item.vector[i]! * centroid[i]!;
+    const likeness = dot(item.vector, centroid);
     const title = item.terms.title;
     let shared = 0;
     for (const t of title) if ((titleCounts.get(t) ?? 0) >= 2) shared++;
-    item.features.feedbackCosine = dot / norm;
+    item.features.feedbackCosine = likeness / norm;
     item.features.feedbackTitle = title.size === 0 ? 0 : shared / title.size;
   }
 }

@@ -9,6 +9,7 @@ import type { CandidateRow, JobRow, JobStore } from "./store.ts";
 import { idf } from "./term-stats.ts";
 import { OCCUPATIONS } from "./knowledge/occupations.ts";
 import { hasCjk, tokenize } from "./text.ts";
+import { dot } from "./vector.ts";
 
 export interface SearchDeps {
   store: JobStore;
@@ -202,11 +203,6 @@ function reciprocal(rank: number | null): number {
   return rank === null ? 0 : 10 / (9 + rank);
 }
 
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
-  return sum;
-}
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
