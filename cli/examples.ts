@@ -23,6 +23,8 @@ export const EXAMPLES: Record<string, string[]> = {
   ingest: [
     "bun run cli ingest ../shared/data/jobs.jsonl.gz",
     "DATA_DIR=/srv/jobs bun run cli ingest postings.json --strict",
+    "bun run cli ingest jobs.csv                      # a JobSpy export: detected from its header",
+    "bun run cli ingest export.csv --map job_title=Title --map job_url=Link --map location=Where",
   ],
   keys: ["bun run cli keys create --name partner --rate-limit 600", "bun run cli keys list", "bun run cli keys revoke 3f9a0c1d2e4b5a67"],
   "keys create": ["bun run cli keys create --name web-frontend", "bun run cli keys create --name partner --rate-limit 600 --json"],

@@ -30,6 +30,8 @@ export interface TestServer {
 
 export interface TestServerOptions {
   records?: object[];
+  /** Serve this DATA_DIR (e.g. one a CLI ingest filled) instead of a new temp dir; it is removed on stop all the same. */
+  dataDir?: string;
   log?: Logger;
   env?: Record<string, string>;
 }
@@ -37,7 +39,7 @@ export interface TestServerOptions {
 /** A real server on a free port over a real LanceDB in a temp dir, loaded with `records`. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const { records = [], log = createLogger("error", () => {}), env = {} } = options;
-  const dataDir = tempDir();
+  const dataDir = options.dataDir ?? tempDir();
   const server = await startServer(testConfig(dataDir, env), log);
   if (records.length > 0) {
     await ingestRecords(server, records.map((value, i) => ({ ref: `record ${i + 1}`, value })));

@@ -1,6 +1,7 @@
 import { defineCommand } from "citty";
-import { formatSummary, ingestFile, StrictIngestError, type IngestProblem } from "../../server/ingest/ingest.ts";
-import { SUPPORTED_FORMATS } from "../../server/ingest/read.ts";
+import { MAPPABLE_FIELDS, parseColumnMap, type ColumnMap } from "../../server/ingest/columns.ts";
+import { formatSummary, ingestRecords, StrictIngestError, type IngestProblem } from "../../server/ingest/ingest.ts";
+import { detectFormat, INPUT_FORMATS, readRecords, SUPPORTED_FORMATS, type InputFormat } from "../../server/ingest/read.ts";
 import { loadConfig } from "../../server/config.ts";
 import { openLocalStore } from "../local.ts";
 import { createProgress } from "../progress.ts";
@@ -10,21 +11,32 @@ const SHOWN_PROBLEMS = 20;
 export default defineCommand({
   meta: {
     name: "ingest",
-    description: `Load postings into DATA_DIR (upsert by id). Formats: ${SUPPORTED_FORMATS.join(", ")}.`,
+    description: `Load postings into DATA_DIR (upsert by id). Files: ${SUPPORTED_FORMATS.join(", ")}.`,
   },
   args: {
     file: { type: "positional", description: "File of postings", required: true },
     strict: { type: "boolean", description: "Abort before writing anything if any record is invalid", default: false },
+    format: {
+      type: "string",
+      description: "jsonl, json, csv or jobspy (default: from the extension; a .csv with JobSpy's columns is jobspy)",
+    },
+    map: {
+      type: "string",
+      description: `csv: fill a field from a column, field=column (repeatable). Fields: ${MAPPABLE_FIELDS.join(", ")}`,
+    },
   },
-  async run({ args }) {
+  async run({ args, rawArgs }) {
+    const map = columnMap(rawArgs);
+    const format = args.format === undefined ? await announce(args.file) : checkFormat(args.format);
+    if (Object.keys(map).length > 0 && format !== "csv") {
+      throw usageError(`--map applies to --format csv only (${args.file} is read as ${format})`);
+    }
     const config = loadConfig();
+    const records = await readRecords(args.file, { format, map }); // before the model loads: a bad file fails at once
     const { store, embedder } = await openLocalStore(config);
     const progress = createProgress();
     try {
-      const summary = await ingestFile({ store, embedder }, args.file, {
-        strict: args.strict,
-        onProgress: progress.update,
-      });
+      const summary = await ingestRecords({ store, embedder }, records, { strict: args.strict, onProgress: progress.update });
       progress.finish();
       printProblems(summary.problems);
       console.log(formatSummary(summary));
@@ -39,6 +51,41 @@ export default defineCommand({
 });
 
 // --- internal ---
+
+/** Every `--map field=column` / `--map=field=column` (citty keeps only the last of a repeated option). */
+function columnMap(rawArgs: string[]): ColumnMap {
+  const entries: string[] = [];
+  for (let i = 0; i < rawArgs.length; i++) {
+    const arg = rawArgs[i]!;
+    if (arg === "--map") entries.push(rawArgs[++i] ?? "");
+    else if (arg.startsWith("--map=")) entries.push(arg.slice("--map=".length));
+  }
+  try {
+    return parseColumnMap(entries);
+  } catch (error) {
+    throw usageError((error as Error).message);
+  }
+}
+
+function checkFormat(value: string): InputFormat {
+  if ((INPUT_FORMATS as readonly string[]).includes(value)) return value as InputFormat;
+  throw usageError(`--format must be one of ${INPUT_FORMATS.join(", ")}, not "${value}"`);
+}
+
+/** The format from the file's extension and header; a CSV's is said on stderr, since the header decided it. */
+async function announce(file: string): Promise<InputFormat> {
+  const format = await detectFormat(file);
+  if (format === "jobspy") console.error("format: jobspy (JobSpy's columns in the header; --format csv reads it as a generic CSV)");
+  else if (format === "csv") console.error("format: csv (columns named like the fields, or --map field=column)");
+  return format;
+}
+
+/** An error main.ts reports as a wrong command line (exit code 2). */
+function usageError(message: string): Error {
+  const error = new Error(message);
+  error.name = "CLIError";
+  return error;
+}
 
 function printProblems(problems: IngestProblem[]): void {
   for (const { ref, problem } of problems.slice(0, SHOWN_PROBLEMS)) console.error(`skipped ${ref}: ${problem}`);

@@ -5,7 +5,7 @@ import type { Embedder } from "../search/embedder.ts";
 import type { StoredJob } from "../search/schema.ts";
 import { rankingTerms } from "../search/ranking.ts";
 import type { JobStore } from "../search/store.ts";
-import { readRecords, type RawRecord } from "./read.ts";
+import { readRecords, type RawRecord, type ReadOptions } from "./read.ts";
 import { validateRecord } from "./validate.ts";
 
 export interface IngestOptions {
@@ -39,13 +39,13 @@ export class StrictIngestError extends Error {
   }
 }
 
-/** Reads, validates and upserts a file of postings; see {@link ingestRecords}. */
+/** Reads (see {@link readRecords} for formats), validates and upserts a file of postings; see {@link ingestRecords}. */
 export async function ingestFile(
   deps: { store: JobStore; embedder: Embedder },
   path: string,
-  options: IngestOptions = {},
+  options: IngestOptions & ReadOptions = {},
 ): Promise<IngestSummary> {
-  return ingestRecords(deps, await readRecords(path), options);
+  return ingestRecords(deps, await readRecords(path, { format: options.format, map: options.map }), options);
 }
 
 /**
