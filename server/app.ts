@@ -1,10 +1,12 @@
 import { Elysia } from "elysia";
-import { AppError } from "../shared/errors.ts";
+import { AppError, type ErrorBody, type RateLimitedBody } from "../shared/errors.ts";
 import type { OAuthServer } from "./auth/oauth/server.ts";
 import type { Config } from "./config.ts";
 import { mcpRoutes, type McpDeps } from "./mcp/http.ts";
+import { openapiDocument } from "./openapi/document.ts";
 import { oauthRoutes } from "./routes/oauth.ts";
 import { searchRoutes } from "./routes/search.ts";
+import { webRoutes } from "./routes/web.ts";
 
 export interface AppDeps extends McpDeps {
   config: Config;
@@ -30,7 +32,9 @@ export function createApp(deps: AppDeps) {
     })
     .use(searchRoutes(deps))
     .use(mcpRoutes(deps))
-    .use(oauthRoutes(deps));
+    .use(oauthRoutes(deps))
+    .use(openapiDocument())
+    .use(webRoutes());
 }
 
 export type App = ReturnType<typeof createApp>;
@@ -41,9 +45,10 @@ export function errorResponse(error: AppError, requestId: string): Response {
   if (error.code === "RATE_LIMITED") {
     const retryAfter = error.retryAfter ?? 1;
     headers["retry-after"] = String(retryAfter);
-    return new Response(JSON.stringify({ error: error.message, retry_after: retryAfter }), { status: 429, headers });
+    const body: RateLimitedBody = { error: error.message, retry_after: retryAfter };
+    return new Response(JSON.stringify(body), { status: 429, headers });
   }
-  const body = { request_id: requestId, error: error.message, error_code: error.code };
+  const body: ErrorBody = { request_id: requestId, error: error.message, error_code: error.code };
   return new Response(JSON.stringify(body), { status: error.status, headers });
 }
 
