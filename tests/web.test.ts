@@ -47,6 +47,12 @@ describe.each([
       const response = await fetch(`${t.url}${url}`);
       expect({ url, status: response.status }).toEqual({ url, status: 200 });
       if (url.startsWith("/web/")) expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+      // Our own modules import their siblings; those must be served too.
+      if (/^\/web\/[a-z-]+\.js$/.test(url)) {
+        for (const [, name] of (await response.text()).matchAll(/^import .* from "\.\/([a-z-]+\.js)";$/gm)) {
+          if (!urls.includes(`/web/${name}`)) urls.push(`/web/${name}`);
+        }
+      }
     }
   });
 });

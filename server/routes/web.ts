@@ -8,6 +8,8 @@ const SWAGGER_UI_DIR = dirname(Bun.resolveSync("swagger-ui-dist/package.json", i
 /** Files the pages load, by URL; nothing outside this list is served. */
 const ASSETS: Record<string, { file: string; type: string; maxAge: number }> = {
   "/web/app.js": { file: join(WEB_DIR, "app.js"), type: "text/javascript; charset=utf-8", maxAge: 0 },
+  "/web/api.js": { file: join(WEB_DIR, "api.js"), type: "text/javascript; charset=utf-8", maxAge: 0 },
+  "/web/card.js": { file: join(WEB_DIR, "card.js"), type: "text/javascript; charset=utf-8", maxAge: 0 },
   "/web/style.css": { file: join(WEB_DIR, "style.css"), type: "text/css; charset=utf-8", maxAge: 0 },
   "/web/docs.js": { file: join(WEB_DIR, "docs.js"), type: "text/javascript; charset=utf-8", maxAge: 0 },
   "/web/docs.css": { file: join(WEB_DIR, "docs.css"), type: "text/css; charset=utf-8", maxAge: 0 },

@@ -1,7 +1,7 @@
-// The search page: plain JavaScript, no framework. Posting text reaches the page only through
-// textContent and attribute setters, never as HTML, and links only when they are http(s).
+// The search page: plain JavaScript modules, no framework, no build step.
+import { api, explain, postSearch, readKey, writeKey } from "./api.js";
+import { card } from "./card.js";
 
-const KEY_STORAGE = "jobsearch.apiKey";
 const OFFSET_MAX = 10000;
 const FILTERS = ["city", "country", "since", "source", "sort", "top_k"];
 
@@ -12,28 +12,14 @@ const ui = {
   form: $("search-form"), q: $("q"), city: $("city"), cityOptions: $("city-options"), country: $("country"),
   source: $("source"), message: $("message"), status: $("status"), heading: $("results-heading"),
   results: $("results"), pager: $("pager"), prev: $("prev-page"), next: $("next-page"), pageLabel: $("page-label"),
-  template: $("card-template"),
 };
 
 /** The search on screen: its parameters, and (once asked for) the same page with full descriptions. */
 let current = null;
 let inFlight = null;
 let cities = [];
-let memoryKey = "";
 
 // --- the API key: entered once, kept in localStorage ---
-
-function readKey() {
-  try { return localStorage.getItem(KEY_STORAGE) ?? ""; } catch { return memoryKey; }
-}
-
-function writeKey(key) {
-  memoryKey = key;
-  try {
-    if (key) localStorage.setItem(KEY_STORAGE, key);
-    else localStorage.removeItem(KEY_STORAGE);
-  } catch { /* storage disabled: the key lasts until the page closes */ }
-}
 
 function showKey({ editing = false } = {}) {
   const key = readKey();
@@ -52,47 +38,6 @@ function askForKey(text) {
   ui.keyInput.focus();
 }
 
-// --- talking to the service ---
-
-class ApiError extends Error {
-  constructor(status, body) {
-    super(body?.error ?? `HTTP ${status}`);
-    this.status = status;
-    this.code = body?.error_code;
-    this.requestId = body?.request_id;
-    this.retryAfter = body?.retry_after;
-  }
-}
-
-async function api(path, init = {}) {
-  const headers = { "x-api-key": readKey(), ...init.headers };
-  let response;
-  try {
-    response = await fetch(path, { ...init, headers });
-  } catch (error) {
-    if (error.name === "AbortError") throw error;
-    throw new ApiError(0, { error: "Cannot reach the service. Check your connection and try again." });
-  }
-  const body = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, body);
-  return body;
-}
-
-function searchBody(params, detail) {
-  const body = { q: params.q, top_k: Number(params.top_k), offset: params.offset, sort: params.sort, detail };
-  for (const name of ["city", "country", "since", "source"]) if (params[name]) body[name] = params[name];
-  return body;
-}
-
-function postSearch(params, detail, signal) {
-  return api("/v1/search", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(searchBody(params, detail)),
-    signal,
-  });
-}
-
 // --- messages ---
 
 function showMessage(text) {
@@ -103,18 +48,6 @@ function showMessage(text) {
 function clearMessage() {
   ui.message.hidden = true;
   ui.message.textContent = "";
-}
-
-function explain(error) {
-  if (error.status === 403) return "The API key was refused: it is missing, unknown or revoked. Enter a valid key.";
-  if (error.status === 429) {
-    const wait = Number(error.retryAfter) || 1;
-    return `Too many requests for this key. Wait ${wait} second${wait === 1 ? "" : "s"} and try again.`;
-  }
-  if (error.status === 400) return `The search could not run: ${error.message}.`;
-  if (error.status === 0) return error.message;
-  const id = error.requestId ? ` (request id ${error.requestId})` : "";
-  return `The service had a problem${id}. Try again in a moment.`;
 }
 
 function report(error) {
@@ -180,12 +113,15 @@ async function search(params, { push = true, focusResults = false } = {}) {
   ui.status.textContent = "Searching…";
   try {
     const body = await postSearch(params, "summary", controller.signal);
-    current = { params, results: body.results, full: null };
+    current = { params, full: null };
     render(body, params);
     if (focusResults) ui.heading.focus();
   } catch (error) {
     if (error.name === "AbortError") return;
-    ui.status.textContent = "No results shown.";
+    current = null;
+    ui.results.replaceChildren();
+    ui.pager.hidden = true;
+    ui.status.textContent = "The search did not run.";
     report(error);
   } finally {
     if (inFlight === controller) {
@@ -199,7 +135,7 @@ function render(body, params) {
   const topK = Number(params.top_k);
   const first = params.offset + 1;
   const count = body.results.length;
-  ui.results.replaceChildren(...body.results.map(card));
+  ui.results.replaceChildren(...body.results.map((result) => card(result, { loadDescription: fullDescription, onError: report })));
   learnSources(body.results);
   if (count === 0) {
     ui.status.textContent = params.offset === 0
@@ -216,74 +152,7 @@ function render(body, params) {
   document.title = `${params.q} – Job search`;
 }
 
-// --- one result ---
-
-function card(result) {
-  const item = ui.template.content.firstElementChild.cloneNode(true);
-  const title = result.job_title || "Untitled posting";
-  const link = item.querySelector(".title-link");
-  const url = safeUrl(result.job_url);
-  if (url) {
-    link.href = url;
-    link.textContent = title;
-    item.querySelector(".title-text").remove();
-  } else {
-    link.remove();
-    item.querySelector(".title-text").textContent = title;
-  }
-  setText(item, ".company", result.company_name);
-  fact(item, ".place", result.city);
-  const time = item.querySelector("time");
-  time.dateTime = `${result.publish_time.replace(" ", "T")}Z`;
-  time.textContent = formatDate(result.publish_time);
-  fact(item, ".salary", result.base_salary && formatSalary(result.base_salary));
-  fact(item, ".kind", [result.seniority_level, result.employment_type].filter(Boolean).map(humanize).join(" · "));
-  fact(item, ".source", result.data_source);
-  fact(item, ".score", result.score.toFixed(2));
-  const tags = item.querySelector(".tags");
-  for (const tag of result.job_tags) {
-    const li = document.createElement("li");
-    li.textContent = tag;
-    tags.append(li);
-  }
-  if (result.job_tags.length === 0) tags.remove();
-
-  const button = item.querySelector(".toggle-description");
-  const description = item.querySelector(".description");
-  description.id = `description-${Math.random().toString(36).slice(2)}`;
-  button.setAttribute("aria-controls", description.id);
-  button.addEventListener("click", () => toggleDescription(button, description, result));
-  return item;
-}
-
-async function toggleDescription(button, description, result) {
-  // Not `disabled` while loading: that would take the keyboard focus away from the button.
-  if (button.getAttribute("aria-disabled") === "true") return;
-  if (button.getAttribute("aria-expanded") === "true") {
-    button.setAttribute("aria-expanded", "false");
-    button.textContent = "Show description";
-    description.hidden = true;
-    return;
-  }
-  if (!description.dataset.loaded) {
-    button.setAttribute("aria-disabled", "true");
-    button.textContent = "Loading description…";
-    try {
-      const text = await fullDescription(result);
-      description.textContent = text ?? "The description is no longer available: search again.";
-      description.dataset.loaded = "true";
-    } catch (error) {
-      button.textContent = "Show description";
-      report(error);
-      return;
-    } finally {
-      button.removeAttribute("aria-disabled");
-    }
-  }
-  button.setAttribute("aria-expanded", "true");
-  button.textContent = "Hide description";
-  description.hidden = false;
-}
+// --- one result's full description ---
 
 /** The same page again with detail "full", asked for once per page; results are matched by URL. */
 async function fullDescription(result) {
@@ -297,25 +166,6 @@ async function fullDescription(result) {
   }
 }
 
-function fact(item, selector, value) {
-  const node = item.querySelector(selector);
-  if (value) node.querySelector("dd").textContent = value;
-  else node.remove();
-}
-
-function setText(item, selector, value) {
-  const node = item.querySelector(selector);
-  if (value) node.textContent = value;
-  else node.remove();
-}
-
-/** FULL_TIME → Full time, senior → Senior; anything else as it is. */
-function humanize(value) {
-  if (!/^[A-Za-z_]+$/.test(value)) return value;
-  const words = value.replaceAll("_", " ").toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
 /** The source filter lists the spec's two sources; sources seen in results join them (data sets differ). */
 function learnSources(results) {
   const known = new Set([...ui.source.options].map((option) => option.value));
@@ -324,34 +174,6 @@ function learnSources(results) {
       ui.source.append(new Option(source, source));
       known.add(source);
     }
-  }
-}
-
-function safeUrl(value) {
-  try {
-    const url = new URL(value);
-    return url.protocol === "https:" || url.protocol === "http:" ? url.href : null;
-  } catch {
-    return null;
-  }
-}
-
-function formatDate(publishTime) {
-  const date = new Date(`${publishTime.replace(" ", "T")}Z`);
-  if (Number.isNaN(date.getTime())) return publishTime;
-  return new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeZone: "UTC" }).format(date);
-}
-
-const PERIODS = { YEAR: "year", MONTH: "month", WEEK: "week", DAY: "day", HOUR: "hour" };
-
-function formatSalary(salary) {
-  const match = /^(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?) ([A-Z]{3})\/(YEAR|MONTH|WEEK|DAY|HOUR)$/.exec(salary);
-  if (!match) return salary;
-  try {
-    const money = new Intl.NumberFormat(undefined, { style: "currency", currency: match[3], maximumFractionDigits: 0 });
-    return `${money.format(Number(match[1]))}–${money.format(Number(match[2]))} per ${PERIODS[match[4]]}`;
-  } catch {
-    return salary;
   }
 }
 
