@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { AppError } from "../shared/errors.ts";
+import { AppError, type ErrorBody, type RateLimitedBody } from "../shared/errors.ts";
 import type { OAuthServer } from "./auth/oauth/server.ts";
 import type { Config } from "./config.ts";
 import { mcpRoutes, type McpDeps } from "./mcp/http.ts";
@@ -7,9 +7,11 @@ import { createMetrics } from "./ops/metrics.ts";
 import { beginRequest, requestContext } from "./ops/request-context.ts";
 import { createRequestObserver } from "./ops/request-log.ts";
 import { createServiceStatus } from "./ops/status.ts";
+import { openapiDocument } from "./openapi/document.ts";
 import { oauthRoutes } from "./routes/oauth.ts";
 import { opsRoutes } from "./routes/ops.ts";
 import { searchRoutes } from "./routes/search.ts";
+import { webRoutes } from "./routes/web.ts";
 
 export interface AppDeps extends Omit<McpDeps, "metrics"> {
   config: Config;
@@ -46,7 +48,9 @@ export function createApp(deps: AppDeps) {
     .use(opsRoutes({ config: deps.config, metrics, status }))
     .use(searchRoutes(routeDeps))
     .use(mcpRoutes(routeDeps))
-    .use(oauthRoutes(deps));
+    .use(oauthRoutes(deps))
+    .use(openapiDocument())
+    .use(webRoutes());
 }
 
 export type App = ReturnType<typeof createApp>;
@@ -57,9 +61,10 @@ export function errorResponse(error: AppError, requestId: string): Response {
   if (error.code === "RATE_LIMITED") {
     const retryAfter = error.retryAfter ?? 1;
     headers["retry-after"] = String(retryAfter);
-    return new Response(JSON.stringify({ error: error.message, retry_after: retryAfter }), { status: 429, headers });
+    const body: RateLimitedBody = { error: error.message, retry_after: retryAfter };
+    return new Response(JSON.stringify(body), { status: 429, headers });
   }
-  const body = { request_id: requestId, error: error.message, error_code: error.code };
+  const body: ErrorBody = { request_id: requestId, error: error.message, error_code: error.code };
   return new Response(JSON.stringify(body), { status: error.status, headers });
 }
 

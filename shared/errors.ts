@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /** Machine-readable error codes and the HTTP status each one maps to (spec §2.4, §7.1). */
 export const ERROR_STATUS = {
   MISSING_QUERY: 400,
@@ -12,6 +14,21 @@ export const ERROR_STATUS = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** The REST error body (spec §2.4): every error but 429. */
+export const ErrorBodySchema = z.object({
+  request_id: z.string().describe("Identifier of the request, equal to the x-request-id response header"),
+  error: z.string().describe("Human-readable message; for a bad parameter it starts with the parameter's name"),
+  error_code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]).describe("Machine-readable code"),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** The 429 body (spec §7.1), sent with a Retry-After header of the same number of seconds. */
+export const RateLimitedBodySchema = z.object({
+  error: z.string().describe("Rate limit exceeded"),
+  retry_after: z.number().int().describe("Seconds to wait before the next request (includes jitter)"),
+});
+export type RateLimitedBody = z.infer<typeof RateLimitedBodySchema>;
 
 /**
  * The one error type of the project. Code throws it; each edge (HTTP, MCP, CLI) maps it once

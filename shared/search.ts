@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AppError, invalidParameter } from "./errors.ts";
-import { COUNTRY_PATTERN, JobResultSchema, type JobResult } from "./job.ts";
+import { COUNTRY_PATTERN, JobResultSchema } from "./job.ts";
 import { parseDateTime } from "./time.ts";
 
 export const TOP_K_DEFAULT = 20;
@@ -44,14 +44,6 @@ export interface SearchRequest {
   explain: boolean;
   /** Internal: the evaluation compares retrievers; callers always get "hybrid". */
   retrieval?: Retrieval;
-}
-
-/** REST search response (spec §2.2). */
-export interface SearchResponse {
-  request_id: string;
-  total: number;
-  search_time_ms: number;
-  results: JobResult[];
 }
 
 /**
@@ -191,6 +183,27 @@ export const SearchArgumentsSchema = z.object({
   sort: z.enum(["date", "relevance"]).optional().describe("How a page is shown: date (default, newest first) or relevance (best first)."),
   collapse: z.boolean().optional().describe("true (default): show only the newest of reposts of the same job (same company and title)."),
 });
+
+/**
+ * REST search parameters (POST body, GET query string; spec §4.1, §4.2): the MCP arguments with `q`
+ * for `query`, plus `explain`. `parseSearchRequest` checks them by hand (so top_k is clamped and the
+ * messages are the spec's); this schema describes them for the OpenAPI document.
+ */
+export const SearchParametersSchema = z.object({
+  q: SearchArgumentsSchema.shape.query.describe("What the person is looking for, in keywords or full sentences (1-1000 characters). Required: missing gives 400 MISSING_QUERY \"q is required\"."),
+  ...SearchArgumentsSchema.omit({ query: true }).shape,
+  city: z.string().optional().describe("Exact city name, case-sensitive (e.g. \"San Francisco\"); GET /v1/cities lists the valid values."),
+  explain: z.boolean().optional().describe("true: each result gains bm25_rank, vector_rank and fused_score."),
+});
+
+/** REST search response (spec §2.2). */
+export const SearchResponseSchema = z.object({
+  request_id: z.string().describe("Identifier of the request, equal to the x-request-id response header"),
+  total: z.number().int().describe("Number of results in this page"),
+  search_time_ms: z.number().int().describe("Search duration in milliseconds"),
+  results: z.array(JobResultSchema).describe("The page: relevance ranks [offset, offset+top_k), shown newest first, then by score"),
+});
+export type SearchResponse = z.infer<typeof SearchResponseSchema>;
 
 /** What `search_jobs` returns as structuredContent. */
 export const SearchResultsSchema = z.object({

@@ -12,6 +12,7 @@ import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../ops/metrics.ts";
 import { notePrincipal, noteTool } from "../ops/request-context.ts";
+import { mcpOperation } from "../openapi/mcp-operations.ts";
 import type { SearchDeps } from "../search/search.ts";
 import { createMcpServer } from "./server.ts";
 
@@ -33,9 +34,9 @@ export interface McpDeps extends SearchDeps {
 export function mcpRoutes(deps: McpDeps) {
   const notAllowed = () => new Response(null, { status: 405, headers: { allow: "POST" } });
   return new Elysia({ name: "mcp-routes" })
-    .get("/mcp", notAllowed)
-    .delete("/mcp", notAllowed)
-    .post("/mcp", ({ request, set }) => handleMcp(deps, request, String(set.headers["x-request-id"])), { parse: "none" });
+    .get("/mcp", notAllowed, { detail: { hide: true } })
+    .delete("/mcp", notAllowed, { detail: { hide: true } })
+    .post("/mcp", ({ request, set }) => handleMcp(deps, request, String(set.headers["x-request-id"])), { parse: "none", detail: mcpOperation });
 }
 
 // --- internal ---

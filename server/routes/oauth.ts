@@ -5,6 +5,7 @@ import { authorizationServerMetadata, protectedResourceMetadata } from "../auth/
 import { PAGE_HEADERS, renderErrorPage, renderSignInPage } from "../auth/oauth/page.ts";
 import type { AuthorizationServer, OAuthServer } from "../auth/oauth/server.ts";
 import { baseUrl } from "../base-url.ts";
+import * as docs from "../openapi/mcp-operations.ts";
 import type { Config } from "../config.ts";
 
 /**
@@ -17,8 +18,8 @@ export function oauthRoutes(deps: { config: Config; oauth: OAuthServer }) {
   const resourceMetadata = ({ request }: { request: Request }) =>
     json(protectedResourceMetadata(baseUrl(config.publicUrl, request), config));
   const plugin = new Elysia()
-    .get("/.well-known/oauth-protected-resource", resourceMetadata)
-    .get("/.well-known/oauth-protected-resource/mcp", resourceMetadata)
+    .get("/.well-known/oauth-protected-resource", resourceMetadata, { detail: docs.resourceMetadataOperation })
+    .get("/.well-known/oauth-protected-resource/mcp", resourceMetadata, { detail: docs.resourceMetadataOperation })
     .options("/.well-known/*", preflight);
   if (oauth.authorizationServer) plugin.use(authorizationServerRoutes(config, oauth.authorizationServer));
   return plugin;
@@ -29,15 +30,15 @@ export function oauthRoutes(deps: { config: Config; oauth: OAuthServer }) {
 function authorizationServerRoutes(config: Config, as: AuthorizationServer) {
   const base = (request: Request) => baseUrl(config.publicUrl, request);
   return new Elysia()
-    .get("/.well-known/oauth-authorization-server", ({ request }) => json(authorizationServerMetadata(base(request))))
-    .post("/register", ({ request }) => answer(async () => json(as.register(await jsonBody(request)), 201)), { parse: "none" })
+    .get("/.well-known/oauth-authorization-server", ({ request }) => json(authorizationServerMetadata(base(request))), { detail: docs.authorizationServerMetadataOperation })
+    .post("/register", ({ request }) => answer(async () => json(as.register(await jsonBody(request)), 201)), { parse: "none", detail: docs.registerOperation })
     .get("/authorize", ({ request }) => {
       const params = uniqueParams(new URL(request.url).searchParams);
       if (params instanceof OAuthError) return page(400, renderErrorPage("Invalid request", params.message));
       const b = base(request);
       return answerCheck(as.checkAuthorization(params, b), (authRequest) =>
         page(200, renderSignInPage({ request: authRequest, action: `${b}/authorize`, formToken: as.formToken(authRequest, b) })));
-    })
+    }, { detail: docs.authorizeOperation })
     .post("/authorize", async ({ request }) => {
       const b = base(request);
       if (crossSite(request, b)) return page(403, renderErrorPage("Request refused", "This form can only be sent from this site's own sign-in page."));
@@ -57,16 +58,16 @@ function authorizationServerRoutes(config: Config, as: AuthorizationServer) {
         const formToken = as.formToken(authRequest, b);
         return page(200, renderSignInPage({ request: authRequest, action: `${b}/authorize`, formToken, error }));
       });
-    }, { parse: "none" })
+    }, { parse: "none", detail: docs.authorizeFormOperation })
     .post("/token", ({ request }) =>
       answer(async () => json(await as.token(await bodyParams(request), request.headers.get("authorization"), base(request)))),
-      { parse: "none" })
+      { parse: "none", detail: docs.tokenOperation })
     .post("/revoke", ({ request }) =>
       answer(async () => {
         await as.revoke(await bodyParams(request), request.headers.get("authorization"), base(request));
         return new Response(null, { status: 200, headers: CORS });
       }),
-      { parse: "none" })
+      { parse: "none", detail: docs.revokeOperation })
     .options("/register", preflight)
     .options("/token", preflight)
     .options("/revoke", preflight);

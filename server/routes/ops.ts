@@ -2,6 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import { Elysia } from "elysia";
 import { AppError } from "../../shared/errors.ts";
 import type { Config } from "../config.ts";
+import { healthOperation, metricsOperation, readyOperation } from "../openapi/mcp-operations.ts";
 import type { Metrics } from "../ops/metrics.ts";
 import type { ServiceStatus } from "../ops/status.ts";
 
@@ -17,17 +18,17 @@ export function opsRoutes(deps: { config: Config; metrics: Metrics; status: Serv
   const { metrics, status } = deps;
   const token = deps.config.metricsToken === undefined ? undefined : Buffer.from(`Bearer ${deps.config.metricsToken}`);
   return new Elysia({ name: "ops-routes" })
-    .get("/healthz", () => json({ status: "ok" }))
+    .get("/healthz", () => json({ status: "ok" }), { detail: healthOperation })
     .get("/readyz", async () => {
       const readiness = await status.readiness();
       return json({ status: readiness.ready ? "ready" : "not_ready", checks: readiness.checks }, readiness.ready ? 200 : 503);
-    })
+    }, { detail: readyOperation })
     .get("/metrics", async ({ request }) => {
       if (token && !sameSecret(request.headers.get("authorization"), token)) {
         throw new AppError("AUTH_INVALID_KEY", "Invalid metrics token");
       }
       return new Response(await metrics.render(), { headers: { "content-type": metrics.contentType, "cache-control": "no-store" } });
-    });
+    }, { detail: metricsOperation });
 }
 
 // --- internal ---

@@ -7,6 +7,7 @@ import { enforceRateLimit, type RateLimiter } from "../auth/rate-limit.ts";
 import type { Config } from "../config.ts";
 import type { Metrics } from "../ops/metrics.ts";
 import { notePrincipal, noteQuery } from "../ops/request-context.ts";
+import { citiesOperation, searchGetOperation, searchPostOperation } from "../openapi/operations.ts";
 import { searchJobs, type SearchDeps } from "../search/search.ts";
 
 /**
@@ -39,21 +40,21 @@ export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateL
     .get("/v1/search", async ({ request, set }) => {
       await authorize(request);
       return respond(request, queryParameters(new URL(request.url)), true, String(set.headers["x-request-id"]));
-    })
+    }, { detail: searchGetOperation })
     .post(
       "/v1/search",
       async ({ request, set }) => {
         await authorize(request);
         return respond(request, await jsonBody(request), false, String(set.headers["x-request-id"]));
       },
-      { parse: "none" },
+      { parse: "none", detail: searchPostOperation },
     )
     .get("/v1/cities", async ({ request, set }) => {
       await authorize(request);
       const { cityCounts } = await deps.store.facets();
       const body: CityCounts = { request_id: String(set.headers["x-request-id"]), total: cityCounts.length, cities: cityCounts };
       return body;
-    });
+    }, { detail: citiesOperation });
 }
 
 // --- internal ---

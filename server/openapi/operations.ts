@@ -1,0 +1,138 @@
+import type { DocumentDecoration } from "elysia";
+import type { ErrorBody, RateLimitedBody } from "../../shared/errors.ts";
+import type { CityCounts, SearchResponse } from "../../shared/search.ts";
+import { queryParameters, ref, type JsonSchema } from "./schemas.ts";
+
+/**
+ * The OpenAPI operation of each route, given to the route as its `detail`. The routes validate by
+ * hand (parse: "none"), so the plugin cannot infer these; the schemas come from shared/ (schemas.ts)
+ * and tests/openapi.test.ts checks every example against those schemas and the live server.
+ */
+
+const REQUEST_ID = "3f1c9a52-7c1e-4d0b-9a8e-2b6f1d4c8e71";
+
+export const SEARCH_EXAMPLE: SearchResponse = {
+  request_id: REQUEST_ID,
+  total: 1,
+  search_time_ms: 18,
+  results: [
+    {
+      score: 0.87,
+      job_title: "Senior Backend Engineer",
+      city: "Berlin",
+      company_name: "Acme Analytics",
+      publish_time: "2026-09-14 08:30:00",
+      base_salary: "70000.00-90000.00 EUR/YEAR",
+      job_url: "https://jobs.example.com/postings/4711",
+      job_tags: ["Python", "PostgreSQL"],
+      data_source: "linkedin",
+      seniority_level: "Mid-Senior level",
+      employment_type: "Full-time",
+    },
+  ],
+};
+
+export const CITIES_EXAMPLE: CityCounts = {
+  request_id: REQUEST_ID,
+  total: 2,
+  cities: [
+    { city: "Berlin", country: "DE", postings: 412 },
+    { city: "San Francisco", country: "US", postings: 388 },
+  ],
+};
+
+/** One example per documented error; the test sends a request that provokes each and compares. */
+export const ERROR_EXAMPLES = {
+  missingQuery: { request_id: REQUEST_ID, error: "q is required", error_code: "MISSING_QUERY" },
+  badCountry: { request_id: REQUEST_ID, error: "country must be two uppercase letters (ISO 3166-1 alpha-2), e.g. US", error_code: "INVALID_PARAMETER" },
+  badOffset: { request_id: REQUEST_ID, error: "offset must be an integer >= 0", error_code: "INVALID_PARAMETER" },
+  malformedJson: { request_id: REQUEST_ID, error: "Malformed JSON body", error_code: "INVALID_JSON" },
+  invalidKey: { request_id: REQUEST_ID, error: "Invalid API key", error_code: "AUTH_INVALID_KEY" },
+  internal: { request_id: REQUEST_ID, error: "Internal server error", error_code: "INTERNAL_ERROR" },
+} satisfies Record<string, ErrorBody>;
+
+export const RATE_LIMITED_EXAMPLE: RateLimitedBody = { error: "Rate limit exceeded", retry_after: 12 };
+
+const API_KEY = [{ ApiKey: [] }];
+const REQUEST_ID_HEADER = { "x-request-id": { description: "The request's id (equals request_id in the body)", schema: { type: "string" } } };
+
+const searchDescription = `Ranked job postings for a natural-language query, with optional filters.
+A page holds relevance ranks [offset, offset+top_k) of the filtered postings, shown newest first, then by score
+(\`sort=relevance\`: best first). \`top_k\` outside 1-100 is clamped, never rejected. The key is checked before the parameters.`;
+
+export const searchGetOperation = operation({
+  tags: ["Search"],
+  summary: "Search job postings (query string)",
+  description: `${searchDescription}\n\nNumbers and booleans are written as text (\`top_k=10\`, \`collapse=false\`); a parameter given twice is a 400.`,
+  security: API_KEY,
+  parameters: queryParameters({ q: "backend engineer python", city: "Berlin", country: "DE", since: "2026-09-01", top_k: 10 }),
+  responses: searchResponses({ missingQuery: ERROR_EXAMPLES.missingQuery, badCountry: ERROR_EXAMPLES.badCountry, badOffset: ERROR_EXAMPLES.badOffset }),
+});
+
+export const searchPostOperation = operation({
+  tags: ["Search"],
+  summary: "Search job postings (JSON body, recommended)",
+  description: `${searchDescription}\n\nNumbers must be JSON numbers and booleans JSON booleans; unknown fields are ignored. An empty body counts as \`{}\`.`,
+  security: API_KEY,
+  requestBody: {
+    required: true,
+    content: {
+      "application/json": {
+        schema: ref("SearchParameters"),
+        examples: {
+          simple: { summary: "A query", value: { q: "nurse for night shifts" } },
+          filtered: {
+            summary: "Filters, second page of 10, full descriptions",
+            value: { q: "backend engineer python", country: "DE", since: "2026-09-01", source: "linkedin", top_k: 10, offset: 10, detail: "full" },
+          },
+        },
+      },
+    },
+  },
+  responses: searchResponses({
+    missingQuery: ERROR_EXAMPLES.missingQuery,
+    badCountry: ERROR_EXAMPLES.badCountry,
+    malformedJson: ERROR_EXAMPLES.malformedJson,
+  }),
+});
+
+export const citiesOperation = operation({
+  tags: ["Search"],
+  summary: "Cities with postings",
+  description: "Every city that has postings, most postings first, with the country most of its postings name: the valid values of the `city` filter.",
+  security: API_KEY,
+  responses: {
+    200: json("Cities, most postings first", ref("CityCounts"), { cities: CITIES_EXAMPLE }),
+    ...commonErrors(),
+  },
+});
+
+// --- internal ---
+
+function operation(detail: Record<string, unknown>): DocumentDecoration {
+  return detail as DocumentDecoration;
+}
+
+function json(description: string, schema: JsonSchema, examples: Record<string, unknown>, headers: Record<string, unknown> = REQUEST_ID_HEADER) {
+  const named = Object.fromEntries(Object.entries(examples).map(([name, value]) => [name, { value }]));
+  return { description, headers, content: { "application/json": { schema, examples: named } } };
+}
+
+function searchResponses(badRequests: Record<string, ErrorBody>) {
+  return {
+    200: json("A page of results", ref("SearchResponse"), { page: SEARCH_EXAMPLE }),
+    400: json("A missing q (MISSING_QUERY), a bad parameter (INVALID_PARAMETER, the message names it) or a malformed body (INVALID_JSON)", ref("Error"), badRequests),
+    ...commonErrors(),
+  };
+}
+
+function commonErrors() {
+  return {
+    403: json("The x-api-key header is missing, unknown or revoked", ref("Error"), { invalidKey: ERROR_EXAMPLES.invalidKey }),
+    429: json("Over the key's rate limit", ref("RateLimited"), { rateLimited: RATE_LIMITED_EXAMPLE }, {
+      "retry-after": { description: "Seconds to wait, the same as retry_after", schema: { type: "integer" } },
+      ...REQUEST_ID_HEADER,
+    }),
+    500: json("An unexpected error (logged with its stack under the request id)", ref("Error"), { internal: ERROR_EXAMPLES.internal }),
+  };
+}

@@ -1,0 +1,68 @@
+// Talking to the service: the API key (kept in localStorage), requests, and what an error means to a person.
+
+const KEY_STORAGE = "jobsearch.apiKey";
+let memoryKey = "";
+
+export function readKey() {
+  try { return localStorage.getItem(KEY_STORAGE) ?? ""; } catch { return memoryKey; }
+}
+
+export function writeKey(key) {
+  memoryKey = key;
+  try {
+    if (key) localStorage.setItem(KEY_STORAGE, key);
+    else localStorage.removeItem(KEY_STORAGE);
+  } catch { /* storage disabled: the key lasts until the page closes */ }
+}
+
+class ApiError extends Error {
+  constructor(status, body) {
+    super(body?.error ?? `HTTP ${status}`);
+    this.status = status;
+    this.code = body?.error_code;
+    this.requestId = body?.request_id;
+    this.retryAfter = body?.retry_after;
+  }
+}
+
+export async function api(path, init = {}) {
+  const headers = { "x-api-key": readKey(), ...init.headers };
+  let response;
+  try {
+    response = await fetch(path, { ...init, headers });
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    throw new ApiError(0, { error: "Cannot reach the service. Check your connection and try again." });
+  }
+  const body = await response.json().catch(() => null);
+  if (!response.ok) throw new ApiError(response.status, body);
+  return body;
+}
+
+function searchBody(params, detail) {
+  const body = { q: params.q, top_k: Number(params.top_k), offset: params.offset, sort: params.sort, detail };
+  for (const name of ["city", "country", "since", "source"]) if (params[name]) body[name] = params[name];
+  return body;
+}
+
+export function postSearch(params, detail, signal) {
+  return api("/v1/search", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(searchBody(params, detail)),
+    signal,
+  });
+}
+
+/** A sentence for the person: what went wrong and what to do. */
+export function explain(error) {
+  if (error.status === 403) return "The API key was refused: it is missing, unknown or revoked. Enter a valid key.";
+  if (error.status === 429) {
+    const wait = Number(error.retryAfter) || 1;
+    return `Too many requests for this key. Wait ${wait} second${wait === 1 ? "" : "s"} and try again.`;
+  }
+  if (error.status === 400) return `The search could not run: ${error.message}.`;
+  if (error.status === 0) return error.message;
+  const id = error.requestId ? ` (request id ${error.requestId})` : "";
+  return `The service had a problem${id}. Try again in a moment.`;
+}

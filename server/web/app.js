@@ -1,0 +1,286 @@
+// The search page: plain JavaScript modules, no framework, no build step.
+import { api, explain, postSearch, readKey, writeKey } from "./api.js";
+import { card } from "./card.js";
+
+const OFFSET_MAX = 10000;
+const FILTERS = ["city", "country", "since", "source", "sort", "top_k"];
+
+const $ = (id) => document.getElementById(id);
+const ui = {
+  keyForm: $("key-form"), keyInput: $("api-key"), cancelKey: $("cancel-key"),
+  keySaved: $("key-saved"), keyLabel: $("key-label"), changeKey: $("change-key"), forgetKey: $("forget-key"),
+  form: $("search-form"), q: $("q"), city: $("city"), cityOptions: $("city-options"), country: $("country"),
+  source: $("source"), message: $("message"), status: $("status"), heading: $("results-heading"),
+  results: $("results"), pager: $("pager"), prev: $("prev-page"), next: $("next-page"), pageLabel: $("page-label"),
+};
+
+/** The search on screen: its parameters, and (once asked for) the same page with full descriptions. */
+let current = null;
+let inFlight = null;
+let cities = [];
+
+// --- the API key: entered once, kept in localStorage ---
+
+function showKey({ editing = false } = {}) {
+  const key = readKey();
+  const edit = editing || !key;
+  ui.keyForm.hidden = !edit;
+  ui.keySaved.hidden = edit;
+  ui.cancelKey.hidden = !key;
+  const match = /^(jsk_[0-9a-f]{16}_)/.exec(key);
+  ui.keyLabel.textContent = match ? `${match[1]}…` : `${key.slice(0, 4)}…`;
+  if (edit) ui.keyInput.value = "";
+}
+
+function askForKey(text) {
+  showKey({ editing: true });
+  if (text) showMessage(text);
+  ui.keyInput.focus();
+}
+
+// --- messages ---
+
+function showMessage(text) {
+  ui.message.textContent = text;
+  ui.message.hidden = false;
+}
+
+function clearMessage() {
+  ui.message.hidden = true;
+  ui.message.textContent = "";
+}
+
+function report(error) {
+  if (error.status === 403) askForKey(explain(error));
+  else showMessage(explain(error));
+}
+
+// --- the form and the address bar ---
+
+function readForm(offset = 0) {
+  const params = { q: ui.q.value.trim(), offset };
+  for (const name of FILTERS) params[name] = $(name).value.trim();
+  return params;
+}
+
+function writeForm(params) {
+  ui.q.value = params.q;
+  for (const name of FILTERS) {
+    const field = $(name);
+    const value = params[name] ?? "";
+    // A choice from the address that the list lacks (a source or country not loaded yet) is added.
+    if (field instanceof HTMLSelectElement && value && ![...field.options].some((o) => o.value === value)) field.append(new Option(value, value));
+    field.value = value;
+  }
+}
+
+function fromAddress() {
+  const search = new URLSearchParams(location.search);
+  const params = { q: search.get("q") ?? "", offset: Math.max(0, Number.parseInt(search.get("offset") ?? "0", 10) || 0) };
+  for (const name of FILTERS) params[name] = search.get(name) ?? (name === "sort" ? "date" : name === "top_k" ? "20" : "");
+  return params;
+}
+
+function toAddress(params) {
+  const search = new URLSearchParams({ q: params.q });
+  for (const name of FILTERS) if (params[name] && !(name === "sort" && params[name] === "date") && !(name === "top_k" && params[name] === "20")) search.set(name, params[name]);
+  if (params.offset > 0) search.set("offset", String(params.offset));
+  return `?${search}`;
+}
+
+// --- searching ---
+
+async function search(params, { push = true, focusResults = false } = {}) {
+  clearMessage();
+  if (!params.q) {
+    showMessage("Enter what you are looking for.");
+    ui.q.focus();
+    return;
+  }
+  if (!readKey()) {
+    askForKey("Enter your API key first.");
+    return;
+  }
+  if (params.country && !/^[A-Z]{2}$/.test(params.country)) {
+    showMessage("Country must be a two-letter code such as US.");
+    return;
+  }
+  inFlight?.abort();
+  const controller = new AbortController();
+  inFlight = controller;
+  if (push) history.pushState(null, "", toAddress(params));
+  ui.form.setAttribute("aria-busy", "true");
+  ui.status.textContent = "Searching…";
+  try {
+    const body = await postSearch(params, "summary", controller.signal);
+    current = { params, full: null };
+    render(body, params);
+    if (focusResults) ui.heading.focus();
+  } catch (error) {
+    if (error.name === "AbortError") return;
+    current = null;
+    ui.results.replaceChildren();
+    ui.pager.hidden = true;
+    ui.status.textContent = "The search did not run.";
+    report(error);
+  } finally {
+    if (inFlight === controller) {
+      inFlight = null;
+      ui.form.removeAttribute("aria-busy");
+    }
+  }
+}
+
+function render(body, params) {
+  const topK = Number(params.top_k);
+  const first = params.offset + 1;
+  const count = body.results.length;
+  ui.results.replaceChildren(...body.results.map((result) => card(result, { loadDescription: fullDescription, onError: report })));
+  learnSources(body.results);
+  if (count === 0) {
+    ui.status.textContent = params.offset === 0
+      ? `No postings match “${params.q}”. Try other words or fewer filters.`
+      : `No more results for “${params.q}”.`;
+  } else {
+    ui.status.textContent = `${count === 1 ? "1 result" : `${count} results`} (${first}–${params.offset + count}) for “${params.q}” in ${body.search_time_ms} ms.`;
+  }
+  const page = Math.floor(params.offset / topK) + 1;
+  ui.pageLabel.textContent = `Page ${page}`;
+  ui.prev.disabled = params.offset === 0;
+  ui.next.disabled = count < topK || params.offset + topK > OFFSET_MAX;
+  ui.pager.hidden = ui.prev.disabled && ui.next.disabled;
+  document.title = `${params.q} – Job search`;
+}
+
+// --- one result's full description ---
+
+/** The same page again with detail "full", asked for once per page; results are matched by URL. */
+async function fullDescription(result) {
+  const page = current;
+  page.full ??= postSearch(page.params, "full").then((body) => new Map(body.results.map((r) => [r.job_url, r.job_description])));
+  try {
+    return (await page.full).get(result.job_url);
+  } catch (error) {
+    page.full = null;
+    throw error;
+  }
+}
+
+/** The source filter lists the spec's two sources; sources seen in results join them (data sets differ). */
+function learnSources(results) {
+  const known = new Set([...ui.source.options].map((option) => option.value));
+  for (const { data_source: source } of results) {
+    if (!known.has(source)) {
+      ui.source.append(new Option(source, source));
+      known.add(source);
+    }
+  }
+}
+
+// --- cities and countries for the filters ---
+
+async function loadCities() {
+  try {
+    const body = await api("/v1/cities");
+    cities = body.cities;
+  } catch (error) {
+    report(error);
+    return;
+  }
+  const names = new Intl.DisplayNames(undefined, { type: "region" });
+  const countries = [...new Set(cities.map((c) => c.country).filter(Boolean))]
+    .map((code) => ({ code, name: safeRegionName(names, code) }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  const chosen = ui.country.value || fromAddress().country;
+  ui.country.replaceChildren(ui.country.options[0]);
+  for (const { code, name } of countries) ui.country.append(new Option(`${name} (${code})`, code));
+  if (chosen && !countries.some((c) => c.code === chosen)) ui.country.append(new Option(chosen, chosen));
+  ui.country.value = chosen;
+  fillCityOptions();
+}
+
+function safeRegionName(names, code) {
+  try { return names.of(code) ?? code; } catch { return code; }
+}
+
+function fillCityOptions() {
+  const country = ui.country.value;
+  const options = cities
+    .filter((c) => !country || c.country === country)
+    .map((c) => {
+      const option = document.createElement("option");
+      option.value = c.city;
+      option.label = `${c.country ?? "?"} · ${c.postings} posting${c.postings === 1 ? "" : "s"}`;
+      return option;
+    });
+  ui.cityOptions.replaceChildren(...options);
+}
+
+// --- wiring ---
+
+ui.keyForm.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const key = ui.keyInput.value.trim();
+  if (!key) {
+    ui.keyInput.focus();
+    return;
+  }
+  writeKey(key);
+  clearMessage();
+  showKey();
+  ui.status.textContent = "API key saved.";
+  loadCities();
+  if (ui.q.value.trim()) search(readForm());
+  else ui.q.focus();
+});
+
+ui.cancelKey.addEventListener("click", () => {
+  showKey();
+  ui.changeKey.focus();
+});
+
+ui.changeKey.addEventListener("click", () => askForKey());
+
+ui.forgetKey.addEventListener("click", () => {
+  writeKey("");
+  showKey();
+  clearMessage();
+  ui.status.textContent = "The API key was removed from this browser.";
+  ui.keyInput.focus();
+});
+
+ui.form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  search(readForm());
+});
+
+ui.country.addEventListener("change", () => {
+  fillCityOptions();
+  if (ui.city.value && !cities.some((c) => c.city === ui.city.value && (!ui.country.value || c.country === ui.country.value))) ui.city.value = "";
+});
+
+ui.prev.addEventListener("click", () => {
+  const { params } = current;
+  search({ ...params, offset: Math.max(0, params.offset - Number(params.top_k)) }, { focusResults: true });
+});
+
+ui.next.addEventListener("click", () => {
+  const { params } = current;
+  search({ ...params, offset: params.offset + Number(params.top_k) }, { focusResults: true });
+});
+
+window.addEventListener("popstate", () => {
+  const params = fromAddress();
+  writeForm(params);
+  if (params.q) search(params, { push: false });
+});
+
+// --- start ---
+
+showKey();
+const initial = fromAddress();
+writeForm(initial);
+if (readKey()) {
+  loadCities();
+  if (initial.q) search(initial, { push: false });
+}
