@@ -21,6 +21,12 @@ const ConfigSchema = z.object({
   VECTOR_INDEX_MIN_ROWS: z.coerce.number().int().min(1).default(20_000),
   /** Memory for repeated searches' pages (MB); 0 = no cache. */
   SEARCH_CACHE_MB: z.coerce.number().min(0).default(64),
+  /** Largest body /v1/search and /mcp read (bytes); beyond it 413 PAYLOAD_TOO_LARGE, without reading on. */
+  MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(64 * 1024),
+  /** A search running longer is answered 503 SERVICE_UNAVAILABLE (REST) or an isError result (MCP). */
+  SEARCH_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
+  /** Bun closes a connection after this many seconds without progress (idle keep-alive, stalled body, slow handler). */
+  IDLE_TIMEOUT_S: z.coerce.number().int().min(1).max(255).default(30),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** Unset = pretty when stderr is a terminal, JSON lines otherwise. */
   LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
@@ -40,6 +46,10 @@ const ConfigSchema = z.object({
   OAUTH_JWKS_URL: z.url().optional(),
   ACCESS_TOKEN_TTL_S: z.coerce.number().int().min(60).default(3600),
   REFRESH_TOKEN_TTL_S: z.coerce.number().int().min(60).default(30 * 24 * 3600),
+}).refine((c) => c.SEARCH_TIMEOUT_MS < c.IDLE_TIMEOUT_S * 1000, {
+  // Bun drops a connection whose handler outlives the idle timeout without any answer.
+  path: ["SEARCH_TIMEOUT_MS"],
+  message: "must be less than IDLE_TIMEOUT_S × 1000, or a slow search ends in a dropped connection instead of a 503",
 });
 
 export interface Config {
@@ -52,6 +62,12 @@ export interface Config {
   vectorIndexMinRows: number;
   /** Bytes for the result cache; 0 = off. */
   searchCacheBytes: number;
+  limits: {
+    /** Body size /v1/search and /mcp accept. */
+    maxBodyBytes: number;
+    searchTimeoutMs: number;
+    idleTimeoutSeconds: number;
+  };
   logLevel: "debug" | "info" | "warn" | "error";
   /** undefined = decide by whether stderr is a terminal. */
   logFormat?: "json" | "pretty";
@@ -92,6 +108,7 @@ export function loadConfig(env: Record<string, string | undefined> = Bun.env): C
     readConsistencyMs: c.READ_CONSISTENCY_MS,
     vectorIndexMinRows: c.VECTOR_INDEX_MIN_ROWS,
     searchCacheBytes: Math.round(c.SEARCH_CACHE_MB * 1024 * 1024),
+    limits: { maxBodyBytes: c.MAX_BODY_BYTES, searchTimeoutMs: c.SEARCH_TIMEOUT_MS, idleTimeoutSeconds: c.IDLE_TIMEOUT_S },
     logLevel: c.LOG_LEVEL,
     ...(c.LOG_FORMAT ? { logFormat: c.LOG_FORMAT } : {}),
     ...(c.METRICS_TOKEN ? { metricsToken: c.METRICS_TOKEN } : {}),

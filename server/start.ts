@@ -10,6 +10,9 @@ import { maintainVectorIndex } from "./search/index-maintenance.ts";
 import { createResultCache } from "./search/result-cache.ts";
 import { openStore, type JobStore } from "./search/store.ts";
 
+/** The largest body Bun accepts on any route (OAuth forms included). */
+const BODY_BACKSTOP_BYTES = 1024 * 1024;
+
 export interface RunningServer {
   url: string;
   port: number;
@@ -40,7 +43,13 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const cache = config.searchCacheBytes > 0 ? createResultCache(config.searchCacheBytes) : undefined;
   const app = createApp({ config, store, embedder, cache, keys, log, limiter, oauth, verifyBearer: oauth.verifyBearer });
   const stopIndexing = maintainVectorIndex(store, config.vectorIndexMinRows, log);
-  const server = app.listen({ port: config.port, hostname: config.host });
+  const server = app.listen({
+    port: config.port,
+    hostname: config.host,
+    idleTimeout: config.limits.idleTimeoutSeconds,
+    // A backstop for every route (Bun answers a bare 413 and closes); /v1/search and /mcp stop at maxBodyBytes first.
+    maxRequestBodySize: Math.max(BODY_BACKSTOP_BYTES, config.limits.maxBodyBytes),
+  });
   const port = server.server!.port!;
   const url = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`;
   if (keys.activeCount() === 0) announceFirstKey(keys, url);

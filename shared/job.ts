@@ -50,6 +50,7 @@ export const JobResultSchema = z.object({
   seniority_level: z.string().optional(),
   employment_type: z.string().optional(),
   job_description: z.string().optional().describe("Only with detail=full"),
+  job_description_truncated: z.boolean().optional().describe("true when job_description was cut to 32,000 characters; absent otherwise"),
   bm25_rank: z.number().int().nullable().optional().describe("explain=true: rank among the keyword (BM25) candidates, null when not among them"),
   vector_rank: z.number().int().nullable().optional().describe("explain=true: rank among the vector candidates, null when not among them"),
   fused_score: z.number().optional().describe("explain=true: the fused relevance before calibration to 0-1"),

@@ -7,6 +7,12 @@ export const TOP_K_DEFAULT = 20;
 export const TOP_K_MAX = 100;
 export const QUERY_MAX_LENGTH = 1000;
 export const FILTER_MAX_LENGTH = 256;
+/**
+ * Longest job_description a result carries (UTF-16 code units); longer ones are cut and flagged
+ * `job_description_truncated`. Every posting of the shared data fits (its longest: 21,434), and a full
+ * page of 100 stays within ~3.2 M characters.
+ */
+export const DESCRIPTION_MAX_CHARS = 32_000;
 /** Deepest result a page may reach (offset + top_k), as search engines cap their result window. */
 export const OFFSET_MAX = 10_000;
 

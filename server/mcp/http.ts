@@ -8,6 +8,7 @@ import { requireApiKey } from "../auth/guard.ts";
 import type { Principal } from "../auth/principal.ts";
 import { enforceRateLimit, type RateLimiter } from "../auth/rate-limit.ts";
 import { baseUrl, resourceMetadataUrl } from "../base-url.ts";
+import { readBodyText } from "../body-limit.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../ops/metrics.ts";
@@ -64,6 +65,14 @@ async function serveMcp(deps: McpDeps, request: Request, requestId: string): Pro
     throw error;
   }
 
+  let body: string;
+  try {
+    body = await readBodyText(request, deps.config.limits.maxBodyBytes);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return jsonRpcError(error.status, -32600, `Payload too large: ${error.message}`, requestId, {}, error.code);
+  }
+
   let failed = false;
   const server = createMcpServer(deps, {
     requestId,
@@ -73,7 +82,9 @@ async function serveMcp(deps: McpDeps, request: Request, requestId: string): Pro
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);
-    const response = await transport.handleRequest(request, {
+    // The SDK reads the body itself, unbounded: hand it the copy read within the limit.
+    const bounded = new Request(request.url, { method: "POST", headers: request.headers, body });
+    const response = await transport.handleRequest(bounded, {
       authInfo: { token: "", clientId: principal.clientId ?? principal.id, scopes: [], extra: { principal } },
     });
     response.headers.set("x-request-id", requestId);
@@ -104,8 +115,10 @@ function unauthorized(base: string, requestId: string, invalidToken?: string): R
   return jsonRpcError(401, -32600, "Unauthorized", requestId, { "www-authenticate": challenge });
 }
 
-function jsonRpcError(status: number, code: number, message: string, requestId: string, headers: Record<string, string> = {}): Response {
-  const body = { jsonrpc: "2.0", error: { code, message }, id: null };
+function jsonRpcError(
+  status: number, code: number, message: string, requestId: string, headers: Record<string, string> = {}, errorCode?: string,
+): Response {
+  const body = { jsonrpc: "2.0", error: { code, message, ...(errorCode ? { data: { error_code: errorCode } } : {}) }, id: null };
   return new Response(JSON.stringify(body), {
     status,
     headers: { "content-type": "application/json", "x-request-id": requestId, ...headers },

@@ -15,7 +15,7 @@ export const SERVER_NAME = "jobsearch";
 
 /**
  * A fresh MCP server for one request (stateless mode). Tool definitions are built once per
- * process; a tool's AppError becomes an `isError` result with its message, anything else is
+ * process; a tool's AppError (a caller's mistake or a search timeout) becomes an `isError` result with its message, anything else is
  * logged and answered as JSON-RPC -32603 `Internal error`. A completed search_jobs call is timed
  * into the search latency metric.
  */
@@ -39,7 +39,8 @@ export function createMcpServer(
       if (tool === searchJobsTool) deps.metrics.observeSearch("mcp", (performance.now() - started) / 1000);
       return { content: [{ type: "text", text: JSON.stringify(output) }], structuredContent: output };
     } catch (error) {
-      if (error instanceof AppError && error.status < 500) return errorResult(error.message);
+      // A timed-out search is the tool's failure, not the protocol's: the model reads it and may retry.
+      if (error instanceof AppError && (error.status < 500 || error.code === "SERVICE_UNAVAILABLE")) return errorResult(error.message);
       deps.log.error("unexpected error", { request_id: context.requestId, route: "/mcp", tool: name, error });
       context.onInternalError();
       // The SDK sends `code` and `message` of what a handler throws as the JSON-RPC error.

@@ -3,6 +3,7 @@ import { AppError, invalidParameter } from "../../shared/errors.ts";
 import { parseSearchRequest, type CityCounts, type SearchResponse } from "../../shared/search.ts";
 import type { KeyStore } from "../auth/api-keys.ts";
 import { requireApiKey } from "../auth/guard.ts";
+import { readBodyText } from "../body-limit.ts";
 import { enforceRateLimit, type RateLimiter } from "../auth/rate-limit.ts";
 import type { Config } from "../config.ts";
 import type { Metrics } from "../ops/metrics.ts";
@@ -45,7 +46,8 @@ export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateL
       "/v1/search",
       async ({ request, set }) => {
         await authorize(request);
-        return respond(request, await jsonBody(request), false, String(set.headers["x-request-id"]));
+        const body = await jsonBody(request, deps.config.limits.maxBodyBytes);
+        return respond(request, body, false, String(set.headers["x-request-id"]));
       },
       { parse: "none", detail: searchPostOperation },
     )
@@ -70,9 +72,9 @@ function queryParameters(url: URL): Record<string, unknown> {
   return raw;
 }
 
-/** The body as a JSON object; an empty body counts as `{}` (and so as a missing q). */
-async function jsonBody(request: Request): Promise<Record<string, unknown>> {
-  const text = await request.text();
+/** The body as a JSON object (at most `maxBytes`); an empty body counts as `{}` (and so as a missing q). */
+async function jsonBody(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
+  const text = await readBodyText(request, maxBytes);
   if (text.trim() === "") return {};
   let parsed: unknown;
   try {

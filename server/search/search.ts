@@ -1,6 +1,6 @@
 import { invalidParameter } from "../../shared/errors.ts";
 import type { JobResult } from "../../shared/job.ts";
-import type { SearchRequest } from "../../shared/search.ts";
+import { DESCRIPTION_MAX_CHARS, type SearchRequest } from "../../shared/search.ts";
 import type { Embedder } from "./embedder.ts";
 import type { ResultCache } from "./result-cache.ts";
 import { analyzeQuery } from "./query-understanding.ts";
@@ -10,12 +10,15 @@ import { idf } from "./term-stats.ts";
 import { OCCUPATIONS } from "./knowledge/occupations.ts";
 import { hasCjk, tokenize } from "./text.ts";
 import { dot } from "./vector.ts";
+import { withTimeout } from "./timeout.ts";
 
 export interface SearchDeps {
   store: JobStore;
   embedder: Embedder;
   /** Pages already computed for this table version; absent = every search runs. */
   cache?: ResultCache;
+  /** A search taking longer fails with SERVICE_UNAVAILABLE; absent = no limit. */
+  timeoutMs?: number;
 }
 
 /** Each retriever brings at least this many candidates, so fusion has depth beyond one page. */
@@ -30,9 +33,16 @@ const VECTOR_EXPANSION_WEIGHT = 0.5;
  * the postings matching the filters (filters apply inside both queries), the union is ranked by a
  * fused, calibrated score, reposts collapse to their newest copy, results under `minScore` drop,
  * and the page holds ranks [offset, offset + topK), shown newest first (or by relevance).
- * Throws INVALID_PARAMETER for a source that is not in the data.
+ * Throws INVALID_PARAMETER for a source that is not in the data, SERVICE_UNAVAILABLE when it
+ * takes longer than `deps.timeoutMs`.
  */
 export async function searchJobs(deps: SearchDeps, request: SearchRequest): Promise<JobResult[]> {
+  const work = cachedSearch(deps, request);
+  return deps.timeoutMs === undefined ? work : withTimeout(work, deps.timeoutMs);
+}
+
+/** A page from the cache, or computed and cached. */
+async function cachedSearch(deps: SearchDeps, request: SearchRequest): Promise<JobResult[]> {
   const version = deps.cache ? await deps.store.version() : 0;
   const cached = deps.cache?.get(version, request);
   if (cached) return cached;
@@ -191,11 +201,18 @@ function toResult(candidate: Ranked, request: SearchRequest): JobResult {
   return {
     score: candidate.score,
     ...fields,
-    ...(request.detail === "full" ? { job_description: job_description ?? "" } : {}),
+    ...(request.detail === "full" ? fullDescription(job_description ?? "") : {}),
     ...(request.explain
       ? { bm25_rank: candidate.bm25Rank, vector_rank: candidate.vectorRank, fused_score: Math.round(candidate.fused * 10_000) / 10_000 }
       : {}),
   };
+}
+
+/** The description, cut to DESCRIPTION_MAX_CHARS (never inside a surrogate pair) and flagged when cut. */
+function fullDescription(text: string): Pick<JobResult, "job_description" | "job_description_truncated"> {
+  if (text.length <= DESCRIPTION_MAX_CHARS) return { job_description: text };
+  const end = /[\uD800-\uDBFF]/.test(text[DESCRIPTION_MAX_CHARS - 1]!) ? DESCRIPTION_MAX_CHARS - 1 : DESCRIPTION_MAX_CHARS;
+  return { job_description: text.slice(0, end), job_description_truncated: true };
 }
 
 /** 1 for rank 1, falling like 1/rank after the first ten; 0 for no rank. */
