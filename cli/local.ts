@@ -1,4 +1,5 @@
-import { openKeyStore, type KeyStore } from "../server/auth/api-keys.ts";
+import type { KeyStore } from "../server/auth/api-keys.ts";
+import { openKeys } from "../server/auth/stores.ts";
 import { loadConfig, type Config } from "../server/config.ts";
 import { loadEmbedder, type Embedder } from "../server/search/embedder.ts";
 import { openStore, type JobStore } from "../server/search/store.ts";
@@ -10,11 +11,11 @@ export async function openLocalStore(config: Config): Promise<{ store: JobStore;
   return { store, embedder };
 }
 
-/** Runs `use` on the key store of DATA_DIR and closes it afterwards, whatever happens. */
-export function withLocalKeys<T>(use: (keys: KeyStore) => T): T {
-  const keys = openKeyStore(loadConfig().dataDir);
+/** Runs `use` on the key store the server uses (Redis with REDIS_URL, else DATA_DIR) and closes it afterwards. */
+export async function withLocalKeys<T>(use: (keys: KeyStore) => Promise<T>): Promise<T> {
+  const keys = await openKeys(loadConfig());
   try {
-    return use(keys);
+    return await use(keys);
   } finally {
     keys.close();
   }

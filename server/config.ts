@@ -30,7 +30,7 @@ const ConfigSchema = z.object({
   PUBLIC_URL: z.url().optional(),
   /** Requests per minute per principal when its API key sets no limit of its own. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
-  /** Shared rate-limit counters (several server processes); unset = in memory. */
+  /** Shared state for several server processes: rate-limit counters, API keys, OAuth state; unset = memory and DATA_DIR. */
   REDIS_URL: z.string().min(1).optional(),
   /** An external OAuth issuer whose tokens /mcp accepts instead of the built-in authorization server. */
   OAUTH_ISSUER: z.url().optional(),
@@ -60,6 +60,8 @@ export interface Config {
   /** Without trailing slash; undefined = derive from each request. */
   publicUrl?: string;
   rateLimit: { perMinute: number; redisUrl?: string };
+  /** Set: API keys, OAuth state and rate-limit counters live in this Redis, shared by every process. */
+  redisUrl?: string;
   oauth: {
     accessTokenTtlSeconds: number;
     refreshTokenTtlSeconds: number;
@@ -97,6 +99,7 @@ export function loadConfig(env: Record<string, string | undefined> = Bun.env): C
     ...(c.METRICS_TOKEN ? { metricsToken: c.METRICS_TOKEN } : {}),
     ...(c.PUBLIC_URL ? { publicUrl: c.PUBLIC_URL.replace(/\/+$/, "") } : {}),
     rateLimit: { perMinute: c.RATE_LIMIT_PER_MINUTE, ...(c.REDIS_URL ? { redisUrl: c.REDIS_URL } : {}) },
+    ...(c.REDIS_URL ? { redisUrl: c.REDIS_URL } : {}),
     oauth: {
       accessTokenTtlSeconds: c.ACCESS_TOKEN_TTL_S,
       refreshTokenTtlSeconds: c.REFRESH_TOKEN_TTL_S,

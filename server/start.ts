@@ -1,6 +1,7 @@
-import { openKeyStore, type KeyStore } from "./auth/api-keys.ts";
+import type { KeyStore } from "./auth/api-keys.ts";
 import { createOAuthServer } from "./auth/oauth/server.ts";
 import { createRateLimiter } from "./auth/rate-limit.ts";
+import { openKeys } from "./auth/stores.ts";
 import { createApp } from "./app.ts";
 import type { Config } from "./config.ts";
 import { seedDemoData } from "./demo/seed.ts";
@@ -32,8 +33,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     dimension: embedder.dimension,
     readConsistencyMs: config.readConsistencyMs,
   });
-  const keys = openKeyStore(config.dataDir);
-  const oauth = await createOAuthServer({ dataDir: config.dataDir, config, keys });
+  const keys = await openKeys(config);
+  const oauth = await createOAuthServer({ config, keys });
   const limiter = createRateLimiter(config.rateLimit, log);
   if (config.demoData) await seedDemoData({ store, embedder }, log);
 
@@ -43,7 +44,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const server = app.listen({ port: config.port, hostname: config.host });
   const port = server.server!.port!;
   const url = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`;
-  if (keys.activeCount() === 0) announceFirstKey(keys, url);
+  if ((await keys.activeCount()) === 0) await announceFirstKey(keys, url);
   log.info("ready", { url, postings: await store.count(), model: embedder.modelId, ms: Math.round(performance.now() - started) });
 
   return {
@@ -62,8 +63,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
 // --- internal ---
 
 /** The first run's key goes to stdout once, with a request that works as pasted. */
-function announceFirstKey(keys: KeyStore, url: string): void {
-  const created = keys.create("default");
+async function announceFirstKey(keys: KeyStore, url: string): Promise<void> {
+  const created = await keys.create("default");
   const body = JSON.stringify({ q: "backend engineer", top_k: 5 });
   console.log(
     [
