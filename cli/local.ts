@@ -7,7 +7,12 @@ import { openStore, type JobStore } from "../server/search/store.ts";
 /** Opens the embedder and the jobs table of DATA_DIR, as the server does. */
 export async function openLocalStore(config: Config): Promise<{ store: JobStore; embedder: Embedder }> {
   const embedder = await loadEmbedder(config.embedding, (message) => console.error(message));
-  const store = await openStore({ dataDir: config.dataDir, modelId: embedder.modelId, dimension: embedder.dimension });
+  const store = await openStore({
+    dataDir: config.table.uri,
+    ...(config.table.storageOptions ? { storageOptions: config.table.storageOptions } : {}),
+    modelId: embedder.modelId,
+    dimension: embedder.dimension,
+  });
   return { store, embedder };
 }
 

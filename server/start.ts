@@ -28,7 +28,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const started = performance.now();
   const embedder = await loadEmbedder(config.embedding, (message) => log.info(message));
   const store = await openStore({
-    dataDir: config.dataDir,
+    dataDir: config.table.uri,
+    ...(config.table.storageOptions ? { storageOptions: config.table.storageOptions } : {}),
     modelId: embedder.modelId,
     dimension: embedder.dimension,
     readConsistencyMs: config.readConsistencyMs,
