@@ -77,3 +77,32 @@ function maskPassword(url: string): string {
     return "(unparsable REDIS_URL)";
   }
 }
+
+/** Exclusive work across processes: only the holder of the lease does it. */
+export interface Lease {
+  /** True when this process now holds the lease (it expires by itself after its TTL). */
+  acquire(): Promise<boolean>;
+  /** Gives it up, only if this process still holds it. */
+  release(): Promise<void>;
+}
+
+/**
+ * A lease on `<name>` in Redis (SET NX PX with a random token; released by a compare-and-delete
+ * script), so a process that died holding it blocks the others for `ttlMs` at most.
+ */
+export function createRedisLease(redis: RedisClient, name: string, ttlMs: number): Lease {
+  const token = crypto.randomUUID();
+  return {
+    async acquire() {
+      return (await redis.send("SET", [name, token, "NX", "PX", String(ttlMs)])) === "OK";
+    },
+    async release() {
+      await runScript(redis, RELEASE, [name], [token]);
+    },
+  };
+}
+
+const RELEASE = defineScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`);

@@ -7,6 +7,7 @@ import type { Config } from "./config.ts";
 import { seedDemoData } from "./demo/seed.ts";
 import type { Logger } from "./log.ts";
 import { loadEmbedder, type Embedder } from "./search/embedder.ts";
+import { connectRedis, createRedisLease } from "./redis.ts";
 import { maintainVectorIndex } from "./search/index-maintenance.ts";
 import { createResultCache } from "./search/result-cache.ts";
 import { openStore, type JobStore } from "./search/store.ts";
@@ -41,7 +42,10 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
 
   const cache = config.searchCacheBytes > 0 ? createResultCache(config.searchCacheBytes) : undefined;
   const app = createApp({ config, store, embedder, cache, keys, log, limiter, oauth, verifyBearer: oauth.verifyBearer });
-  const stopIndexing = maintainVectorIndex(store, config.vectorIndexMinRows, log);
+  // Replicas sharing Redis take turns: one index build at a time on the shared table.
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+  const lease = redis && createRedisLease(redis, "jobsearch:lease:vector-index", INDEX_LEASE_MS);
+  const stopIndexing = maintainVectorIndex(store, config.vectorIndexMinRows, log, undefined, lease);
   const server = app.listen({ port: config.port, hostname: config.host });
   const port = server.server!.port!;
   const url = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`;
@@ -53,6 +57,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     async stop() {
       await app.stop();
       await stopIndexing();
+      redis?.close();
       await limiter.close();
       oauth.close();
       store.close();
@@ -62,6 +67,9 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
 }
 
 // --- internal ---
+
+/** Longer than any index build measured (300k postings: 140 s); a crashed holder blocks no longer. */
+const INDEX_LEASE_MS = 15 * 60_000;
 
 /** The first run's key goes to stdout once, with a request that works as pasted. */
 async function announceFirstKey(keys: KeyStore, url: string): Promise<void> {

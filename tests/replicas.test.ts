@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createHash, randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
+import { connectRedis, createRedisLease } from "../server/redis.ts";
 import { fixturePostings } from "./fixtures/postings.ts";
 import { runCli, spawnServer, tempDir } from "./helpers.ts";
 import { startRedis, type TestRedis } from "./redis.ts";
@@ -189,4 +190,21 @@ test("a key revoked through the CLI is refused by both replicas within a second"
   const statuses = await Promise.all([search(one, victim.key), search(two, victim.key)].map((r) => r.then((x) => x.status)));
   expect(Date.now() - revokedAt).toBeLessThan(1000);
   expect(statuses).toEqual([403, 403]);
+});
+
+test("the index-maintenance lease is held by one process at a time and released only by its holder", async () => {
+  const [a, b] = await Promise.all([connectRedis(redis.url), connectRedis(redis.url)]);
+  try {
+    const first = createRedisLease(a, "jobsearch:lease:test", 60_000);
+    const second = createRedisLease(b, "jobsearch:lease:test", 60_000);
+    expect(await first.acquire()).toBe(true);
+    expect(await second.acquire()).toBe(false);
+    await second.release(); // not the holder: changes nothing
+    expect(await second.acquire()).toBe(false);
+    await first.release();
+    expect(await second.acquire()).toBe(true);
+  } finally {
+    a.close();
+    b.close();
+  }
 });
