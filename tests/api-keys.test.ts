@@ -75,6 +75,7 @@ describe.each(backends)("key store (%s)", (_, backend) => {
     const server = await b.open();
     const cli = await b.open();
     const created = await cli.create("carol");
+    await Bun.sleep(5); // listed by creation time (to the millisecond), then id
     const other = await cli.create("dave");
     expect(await server.verify(created.key)).toBeDefined();
     expect(await server.activeCount()).toBe(2);
