@@ -11,7 +11,7 @@ import { testConfig, tempDir } from "../tests/helpers.ts";
 const SCENARIOS = ["server-initialize", "ping", "tools-list"];
 const dataDir = tempDir("jobsearch-conformance-");
 const server = await startServer(testConfig(dataDir, { DEMO_DATA: "true" }), createLogger("error"));
-const key = server.keys.create("conformance").key;
+const key = (await server.keys.create("conformance")).key;
 
 const proxy = Bun.serve({
   port: 0,

@@ -53,7 +53,7 @@ const main = defineCommand({
     const engine = await measureEngine(BENCH_DATA_DIR, plan.rounds);
     if (engine.postings !== postings) notes.push(`the table holds ${engine.postings} postings, the build recorded ${postings}.`);
 
-    const key = createBenchKey(BENCH_DATA_DIR);
+    const key = await createBenchKey(BENCH_DATA_DIR);
     try {
       step(`cold start: ${plan.coldStarts} × spawn → first search`);
       const coldStart = await measureColdStart(BENCH_DATA_DIR, key.key, plan.coldStarts);
@@ -132,7 +132,7 @@ const main = defineCommand({
       writeFileSync(RESULTS_FILE, `${JSON.stringify({ date: new Date().toISOString(), quick: args.quick, plan, totalSeconds, ...results, ...extra }, null, 2)}\n`);
       console.error(`wrote ${RESULTS_FILE}`);
     } finally {
-      key.revoke();
+      await key.revoke();
     }
   },
 });

@@ -1,4 +1,5 @@
-import { openKeyStore, type KeyStore } from "../server/auth/api-keys.ts";
+import type { KeyStore } from "../server/auth/api-keys.ts";
+import { openKeys } from "../server/auth/stores.ts";
 import { loadConfig, type Config } from "../server/config.ts";
 import { loadEmbedder, type Embedder } from "../server/search/embedder.ts";
 import { openStore, type JobStore } from "../server/search/store.ts";
@@ -6,15 +7,20 @@ import { openStore, type JobStore } from "../server/search/store.ts";
 /** Opens the embedder and the jobs table of DATA_DIR, as the server does. */
 export async function openLocalStore(config: Config): Promise<{ store: JobStore; embedder: Embedder }> {
   const embedder = await loadEmbedder(config.embedding, (message) => console.error(message));
-  const store = await openStore({ dataDir: config.dataDir, modelId: embedder.modelId, dimension: embedder.dimension });
+  const store = await openStore({
+    dataDir: config.table.uri,
+    ...(config.table.storageOptions ? { storageOptions: config.table.storageOptions } : {}),
+    modelId: embedder.modelId,
+    dimension: embedder.dimension,
+  });
   return { store, embedder };
 }
 
-/** Runs `use` on the key store of DATA_DIR and closes it afterwards, whatever happens. */
-export function withLocalKeys<T>(use: (keys: KeyStore) => T): T {
-  const keys = openKeyStore(loadConfig().dataDir);
+/** Runs `use` on the key store the server uses (Redis with REDIS_URL, else DATA_DIR) and closes it afterwards. */
+export async function withLocalKeys<T>(use: (keys: KeyStore) => Promise<T>): Promise<T> {
+  const keys = await openKeys(loadConfig());
   try {
-    return use(keys);
+    return await use(keys);
   } finally {
     keys.close();
   }

@@ -20,6 +20,7 @@ const main = defineCommand({
     ingest: () => import("./commands/ingest.ts").then((m) => m.default),
     stats: () => import("./commands/stats.ts").then((m) => m.default),
     keys: () => import("./commands/keys.ts").then((m) => m.default),
+    oauth: () => import("./commands/oauth.ts").then((m) => m.default),
     config: () => import("./commands/config.ts").then((m) => m.default),
     model: () => import("./commands/model.ts").then((m) => m.default),
   },

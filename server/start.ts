@@ -1,11 +1,13 @@
-import { openKeyStore, type KeyStore } from "./auth/api-keys.ts";
+import type { KeyStore } from "./auth/api-keys.ts";
 import { createOAuthServer } from "./auth/oauth/server.ts";
 import { createRateLimiter } from "./auth/rate-limit.ts";
+import { openKeys } from "./auth/stores.ts";
 import { createApp } from "./app.ts";
 import type { Config } from "./config.ts";
 import { seedDemoData } from "./demo/seed.ts";
 import type { Logger } from "./log.ts";
 import { loadEmbedder, type Embedder } from "./search/embedder.ts";
+import { connectRedis, createRedisLease } from "./redis.ts";
 import { maintainVectorIndex } from "./search/index-maintenance.ts";
 import { createResultCache } from "./search/result-cache.ts";
 import { openStore, type JobStore } from "./search/store.ts";
@@ -30,19 +32,23 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const started = performance.now();
   const embedder = await loadEmbedder(config.embedding, (message) => log.info(message));
   const store = await openStore({
-    dataDir: config.dataDir,
+    dataDir: config.table.uri,
+    ...(config.table.storageOptions ? { storageOptions: config.table.storageOptions } : {}),
     modelId: embedder.modelId,
     dimension: embedder.dimension,
     readConsistencyMs: config.readConsistencyMs,
   });
-  const keys = openKeyStore(config.dataDir);
-  const oauth = await createOAuthServer({ dataDir: config.dataDir, config, keys });
+  const keys = await openKeys(config);
+  const oauth = await createOAuthServer({ config, keys });
   const limiter = createRateLimiter(config.rateLimit, log);
   if (config.demoData) await seedDemoData({ store, embedder }, log);
 
   const cache = config.searchCacheBytes > 0 ? createResultCache(config.searchCacheBytes) : undefined;
   const app = createApp({ config, store, embedder, cache, keys, log, limiter, oauth, verifyBearer: oauth.verifyBearer });
-  const stopIndexing = maintainVectorIndex(store, config.vectorIndexMinRows, log);
+  // Replicas sharing Redis take turns: one index build at a time on the shared table.
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+  const lease = redis && createRedisLease(redis, "jobsearch:lease:vector-index", INDEX_LEASE_MS);
+  const stopIndexing = maintainVectorIndex(store, config.vectorIndexMinRows, log, undefined, lease);
   const server = app.listen({
     port: config.port,
     hostname: config.host,
@@ -52,7 +58,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   });
   const port = server.server!.port!;
   const url = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`;
-  if (keys.activeCount() === 0) announceFirstKey(keys, url);
+  if ((await keys.activeCount()) === 0) await announceFirstKey(keys, url);
   log.info("ready", { url, postings: await store.count(), model: embedder.modelId, ms: Math.round(performance.now() - started) });
 
   return {
@@ -60,6 +66,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     async stop() {
       await app.stop();
       await stopIndexing();
+      redis?.close();
       await limiter.close();
       oauth.close();
       store.close();
@@ -70,9 +77,12 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
 
 // --- internal ---
 
+/** Longer than any index build measured (300k postings: 140 s); a crashed holder blocks no longer. */
+const INDEX_LEASE_MS = 15 * 60_000;
+
 /** The first run's key goes to stdout once, with a request that works as pasted. */
-function announceFirstKey(keys: KeyStore, url: string): void {
-  const created = keys.create("default");
+async function announceFirstKey(keys: KeyStore, url: string): Promise<void> {
+  const created = await keys.create("default");
   const body = JSON.stringify({ q: "backend engineer", top_k: 5 });
   console.log(
     [

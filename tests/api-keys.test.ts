@@ -1,48 +1,110 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { openKeyStore } from "../server/auth/api-keys.ts";
+import { openKeyStore, type KeyStore } from "../server/auth/api-keys.ts";
+import { openRedisKeyStore } from "../server/auth/api-keys-redis.ts";
+import { connectRedis } from "../server/redis.ts";
 import { fixturePostings } from "./fixtures/postings.ts";
 import { runCli, startTestServer, tempDir, type TestServer } from "./helpers.ts";
+import { startRedis } from "./redis.ts";
 
-describe("key store", () => {
-  test("issues jsk_ keys with a 256-bit secret and stores only a hash", () => {
+describe("key store in SQLite", () => {
+  test("issues jsk_ keys with a 256-bit secret and stores only a hash", async () => {
     const dir = tempDir();
     const keys = openKeyStore(dir);
-    const created = keys.create("alice", 120);
+    const created = await keys.create("alice", 120);
     expect(created.key).toMatch(/^jsk_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
-    expect(keys.verify(created.key)).toMatchObject({ id: created.id, name: "alice", rate_limit: 120 });
+    expect(await keys.verify(created.key)).toMatchObject({ id: created.id, name: "alice", rate_limit: 120 });
     keys.close();
     const secret = secretOf(created.key);
     for (const file of readdirSync(dir)) {
       expect(readFileSync(join(dir, file)).includes(Buffer.from(secret))).toBe(false);
     }
   });
+});
 
+describe("key store in Redis", () => {
+  test("stores only a hash of the secret", async () => {
+    const redis = await startRedis();
+    const keys = openRedisKeyStore(await connectRedis(redis.url));
+    try {
+      const created = await keys.create("alice", 120);
+      expect(await keys.verify(created.key)).toMatchObject({ id: created.id, name: "alice", rate_limit: 120, revoked_at: null });
+      const client = await connectRedis(redis.url);
+      const dump = JSON.stringify(await client.send("HGETALL", [`jobsearch:key:${created.id}`]));
+      client.close();
+      expect(dump).toContain("alice");
+      expect(dump).not.toContain(secretOf(created.key));
+    } finally {
+      keys.close();
+      await redis.stop();
+    }
+  });
+});
+
+/** Both backends behave the same: each case runs against SQLite in a temp dir and a real Redis. */
+const backends: Array<[string, () => Promise<{ open(): Promise<KeyStore>; stop(): Promise<void> }>]> = [
+  ["SQLite", async () => {
+    const dir = tempDir();
+    return { open: async () => openKeyStore(dir), stop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }],
+  ["Redis", async () => {
+    const redis = await startRedis();
+    return { open: async () => openRedisKeyStore(await connectRedis(redis.url)), stop: () => redis.stop() };
+  }],
+];
+
+describe.each(backends)("key store (%s)", (_, backend) => {
   test.each([
     ["a wrong secret", (key: string) => `${key.slice(0, -1)}${key.endsWith("A") ? "B" : "A"}`],
     ["a truncated key", (key: string) => key.slice(0, -2)],
     ["another id", (key: string) => key.replace(/^jsk_[0-9a-f]{16}/, "jsk_0123456789abcdef")],
     ["an empty string", () => ""],
-  ])("refuses %s", (_, mangle) => {
-    const keys = openKeyStore(tempDir());
-    const created = keys.create("bob");
-    expect(keys.verify(mangle(created.key))).toBeUndefined();
+  ])("refuses %s", async (_, mangle) => {
+    const b = await backend();
+    const keys = await b.open();
+    const created = await keys.create("bob");
+    expect(await keys.verify(created.key)).toBeDefined();
+    expect(await keys.verify(mangle(created.key))).toBeUndefined();
     keys.close();
+    await b.stop();
   });
 
-  test("revocation is immediate, also through a second connection", () => {
-    const dir = tempDir();
-    const server = openKeyStore(dir);
-    const cli = openKeyStore(dir);
-    const created = cli.create("carol");
-    expect(server.verify(created.key)).toBeDefined();
-    expect(cli.revoke(created.id)).toBe(true);
-    expect(cli.revoke(created.id)).toBe(false);
-    expect(server.verify(created.key)).toBeUndefined();
-    expect(server.list().find((k) => k.id === created.id)?.revoked_at).toBeString();
+  test("revocation is immediate, also through a second connection; list and count agree", async () => {
+    const b = await backend();
+    const server = await b.open();
+    const cli = await b.open();
+    const created = await cli.create("carol");
+    await Bun.sleep(5); // listed by creation time (to the millisecond), then id
+    const other = await cli.create("dave");
+    expect(await server.verify(created.key)).toBeDefined();
+    expect(await server.activeCount()).toBe(2);
+    expect(await cli.revoke(created.id)).toBe(true);
+    expect(await cli.revoke(created.id)).toBe(false);
+    expect(await cli.revoke("ffffffffffffffff")).toBe(false);
+    expect(await server.verify(created.key)).toBeUndefined();
+    expect(await server.getActive(created.id)).toBeUndefined();
+    expect(await server.getActive(other.id)).toMatchObject({ name: "dave" });
+    const listed = await server.list();
+    expect(listed.map((k) => k.name)).toEqual(["carol", "dave"]);
+    expect(listed.find((k) => k.id === created.id)?.revoked_at).toBeString();
+    expect(await server.activeCount()).toBe(1);
     server.close();
     cli.close();
+    await b.stop();
+  });
+
+  test("verify notes the first use", async () => {
+    const b = await backend();
+    const keys = await b.open();
+    const created = await keys.create("erin");
+    expect(created.last_used_at).toBeNull();
+    const used = await keys.verify(created.key);
+    expect(used?.last_used_at).toBeString();
+    await Bun.sleep(20);
+    expect((await keys.list())[0]?.last_used_at).toBe(used!.last_used_at);
+    keys.close();
+    await b.stop();
   });
 });
 

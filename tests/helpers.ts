@@ -44,7 +44,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   if (records.length > 0) {
     await ingestRecords(server, records.map((value, i) => ({ ref: `record ${i + 1}`, value })));
   }
-  const apiKey = server.keys.create("test").key;
+  const apiKey = (await server.keys.create("test")).key;
   return {
     url: server.url,
     apiKey,

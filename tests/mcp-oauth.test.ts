@@ -13,7 +13,7 @@ let apiKey: string;
 
 beforeAll(async () => {
   t = await startTestServer({ records: fixturePostings() });
-  apiKey = t.server.keys.create("agent user", 50).key;
+  apiKey = (await t.server.keys.create("agent user", 50)).key;
 });
 afterAll(() => t.stop());
 
@@ -67,7 +67,7 @@ test("an SDK client discovers, registers, signs in with an API key, calls both t
 });
 
 test("OAuth usage counts against the signing-in key's rate limit, and revoking the key ends its tokens", async () => {
-  const created = t.server.keys.create("small", 3);
+  const created = await t.server.keys.create("small", 3);
   const { provider, saved } = memoryProvider(REDIRECT, "E2E Agent");
   const transport = transportFor(provider);
   await expect(new Client({ name: "e2e", version: "1" }).connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
@@ -88,7 +88,7 @@ test("OAuth usage counts against the signing-in key's rate limit, and revoking t
   expect(limited.status).toBe(429);
   expect(await limited.json()).toMatchObject({ error: "Rate limit exceeded" });
 
-  t.server.keys.revoke(created.id);
+  await t.server.keys.revoke(created.id);
   const revoked = await call(bearer);
   expect(revoked.status).toBe(401);
   expect(revoked.headers.get("www-authenticate")).toContain('error="invalid_token"');

@@ -32,7 +32,7 @@ async function startHarness(env: Record<string, string> = {}): Promise<Harness> 
   const dataDir = tempDir();
   const config = testConfig(dataDir, env);
   const keys = openKeyStore(dataDir);
-  const oauth = await createOAuthServer({ dataDir, config, keys });
+  const oauth = await createOAuthServer({ config, keys });
   const app = new Elysia().use(oauthRoutes({ config, oauth })).listen({ port: 0, hostname: "127.0.0.1" });
   return {
     base: `http://127.0.0.1:${app.server!.port}`,
@@ -132,7 +132,7 @@ describe("built-in authorization server", () => {
   let keyId: string;
   beforeAll(async () => {
     t = await startHarness();
-    const created = t.keys.create("alice");
+    const created = await t.keys.create("alice");
     apiKey = created.key;
     keyId = created.id;
   });
@@ -272,8 +272,8 @@ describe("built-in authorization server", () => {
       const client = await registerPublic(t.base);
       const { challenge } = pkce();
       const url = authorizeUrl(t.base, standardParams(t.base, client.client_id, challenge));
-      const revoked = t.keys.create("gone");
-      t.keys.revoke(revoked.id);
+      const revoked = await t.keys.create("gone");
+      await t.keys.revoke(revoked.id);
       for (const key of [`${apiKey.slice(0, -1)}x`, revoked.key, "not a key"]) {
         const response = await signIn(url, key);
         expect(response.status).toBe(200);
@@ -500,13 +500,13 @@ describe("built-in authorization server", () => {
     });
 
     test("rejects an expired token", async () => {
-      const later = await createOAuthServer({ dataDir: t.dataDir, config: t.config, keys: t.keys, now: () => Date.now() + 2 * 3600_000 });
+      const later = await createOAuthServer({ config: t.config, keys: t.keys, now: () => Date.now() + 2 * 3600_000 });
       await expectRejected(later.verifyBearer(tokens.access_token, t.base), /expired/);
       later.close();
     });
 
     test("rejects a token for another audience or from another issuer", async () => {
-      const jwk = JSON.parse(readFileSync(join(t.dataDir, "oauth-signing-key.json"), "utf8")) as JWK;
+      const jwk = (JSON.parse(readFileSync(join(t.dataDir, "oauth-signing-key.json"), "utf8")) as { keys: JWK[] }).keys[0]!;
       const key = (await importJWK(jwk, "ES256")) as CryptoKey;
       const claims = JSON.parse(Buffer.from(tokens.access_token.split(".")[1]!, "base64url").toString());
       const sign = (aud: string) =>
@@ -517,18 +517,18 @@ describe("built-in authorization server", () => {
     });
 
     test("rejects tokens, and refreshes, of a revoked API key", async () => {
-      const bob = t.keys.create("bob");
+      const bob = await t.keys.create("bob");
       const client = await registerPublic(t.base);
       const bobTokens = await tokensFor(t, client.client_id, bob.key);
       expect((await t.oauth.verifyBearer(bobTokens.access_token, t.base)).keyId).toBe(bob.id);
-      t.keys.revoke(bob.id);
+      await t.keys.revoke(bob.id);
       await expectRejected(t.oauth.verifyBearer(bobTokens.access_token, t.base), /API key/);
       await expectOAuthError(await token(t.base, { grant_type: "refresh_token", refresh_token: bobTokens.refresh_token, client_id: client.client_id }), 400, "invalid_grant");
     });
 
     test("tokens stay valid after a restart on the same DATA_DIR; the key file is private", async () => {
       expect(statSync(join(t.dataDir, "oauth-signing-key.json")).mode & 0o777).toBe(0o600);
-      const restarted = await createOAuthServer({ dataDir: t.dataDir, config: t.config, keys: t.keys });
+      const restarted = await createOAuthServer({ config: t.config, keys: t.keys });
       expect((await restarted.verifyBearer(tokens.access_token, t.base)).keyId).toBe(keyId);
       restarted.close();
     });
@@ -540,7 +540,7 @@ describe("the MCP SDK's own client", () => {
   let apiKey: string;
   beforeAll(async () => {
     t = await startHarness();
-    apiKey = t.keys.create("sdk").key;
+    apiKey = (await t.keys.create("sdk")).key;
   });
   afterAll(() => t.stop());
 
@@ -632,7 +632,7 @@ describe("external issuer (OAUTH_ISSUER)", () => {
 
   test("OAUTH_AUDIENCE and OAUTH_JWKS_URL override the defaults", async () => {
     const config = testConfig(t.dataDir, { OAUTH_ISSUER: issuerUrl, OAUTH_AUDIENCE: "jobs-api", OAUTH_JWKS_URL: `${issuerUrl}/jwks` });
-    const oauth = await createOAuthServer({ dataDir: t.dataDir, config, keys: t.keys });
+    const oauth = await createOAuthServer({ config, keys: t.keys });
     expect((await oauth.verifyBearer(await mint({ aud: "jobs-api" }), t.base)).name).toBe("user-42");
     await expectRejected(oauth.verifyBearer(await mint({}), t.base), /audience/);
     oauth.close();
@@ -640,7 +640,7 @@ describe("external issuer (OAUTH_ISSUER)", () => {
 
   test("an unreachable issuer makes tokens invalid rather than crashing", async () => {
     const config = testConfig(t.dataDir, { OAUTH_ISSUER: "http://127.0.0.1:9" });
-    const oauth = await createOAuthServer({ dataDir: t.dataDir, config, keys: t.keys });
+    const oauth = await createOAuthServer({ config, keys: t.keys });
     await expectRejected(oauth.verifyBearer(await mint({ iss: "http://127.0.0.1:9" }), t.base), /cannot reach/);
     oauth.close();
   });

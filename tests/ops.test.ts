@@ -135,7 +135,7 @@ describe("/metrics", () => {
 
   test("counts REST searches, MCP calls, 403s, 429s and unknown paths, by route template and status", async () => {
     const before = (await scrape(t.url)).samples;
-    const limited = t.server.keys.create("limited", 1).key;
+    const limited = (await t.server.keys.create("limited", 1)).key;
 
     expect((await postSearch(t.url, t.apiKey)).status).toBe(200);
     expect((await fetch(`${t.url}/v1/search?q=accountant&top_k=1`, { headers: { "x-api-key": t.apiKey } })).status).toBe(200);
@@ -183,7 +183,7 @@ describe("/metrics", () => {
 
 describe("request logs", () => {
   test("one JSON line per request with request_id, route, status, duration and principal; never a key or the query", async () => {
-    const limited = t.server.keys.create("limited-log", 1);
+    const limited = await t.server.keys.create("limited-log", 1);
     const ok = await postSearch(t.url, t.apiKey, "confidential query words");
     const forbidden = await postSearch(t.url, "jsk_0123456789abcdef_notavalidsecretnotavalidsecretnotavalidsecr");
     await postSearch(t.url, limited.key);
@@ -193,7 +193,7 @@ describe("request logs", () => {
     const unknown = await fetch(`${t.url}/v1/nothing-here?token=abc`);
     expect([ok.status, forbidden.status, refused.status, get.status, mcp.status, unknown.status]).toEqual([200, 403, 429, 200, 200, 404]);
 
-    const keyId = t.server.keys.verify(t.apiKey)!.id;
+    const keyId = (await t.server.keys.verify(t.apiKey))!.id;
     const okLine = await requestLine(ok);
     expect(okLine).toMatchObject({ level: "info", method: "POST", route: "/v1/search", status: 200, principal: `key:${keyId}`, auth: "api_key" });
     expect(okLine.duration_ms).toBeNumber();
@@ -214,7 +214,7 @@ describe("request logs", () => {
   });
 
   test("an OAuth bearer token and the API key typed into the sign-in form never reach the log", async () => {
-    const created = t.server.keys.create("oauth user");
+    const created = await t.server.keys.create("oauth user");
     const { provider, saved } = memoryProvider("http://127.0.0.1:8976/callback", "Log Test");
     const transport = new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`), { authProvider: provider });
     await expect(new Client({ name: "log-test", version: "1" }).connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);

@@ -32,7 +32,7 @@ describe("in memory", () => {
   afterAll(() => t.stop());
 
   test("a key's own limit holds over REST, and MCP with the same key counts against it", async () => {
-    const key = t.server.keys.create("limited", 3).key;
+    const key = (await t.server.keys.create("limited", 3)).key;
     expect((await search(t.url, key)).status).toBe(200);
     expect((await mcpCall(t.url, { "x-api-key": key })).status).toBe(200);
     expect((await search(t.url, key)).status).toBe(200);
@@ -41,8 +41,8 @@ describe("in memory", () => {
   });
 
   test("keys without a limit get RATE_LIMIT_PER_MINUTE, each its own", async () => {
-    const a = t.server.keys.create("a").key;
-    const b = t.server.keys.create("b").key;
+    const a = (await t.server.keys.create("a")).key;
+    const b = (await t.server.keys.create("b")).key;
     for (let i = 0; i < 4; i++) expect((await search(t.url, a)).status).toBe(200);
     await expectLimited(await search(t.url, a));
     expect((await search(t.url, b)).status).toBe(200);
@@ -61,7 +61,7 @@ describe("through Redis, two server processes", () => {
     const ingestFile = `${dataDir}/postings.json`;
     await Bun.write(ingestFile, JSON.stringify(fixturePostings().slice(0, 4)));
     expect((await runCli(["ingest", ingestFile], { DATA_DIR: dataDir })).code).toBe(0);
-    const created = await runCli(["keys", "create", "--name", "shared", "--rate-limit", "10", "--json"], { DATA_DIR: dataDir });
+    const created = await runCli(["keys", "create", "--name", "shared", "--rate-limit", "10", "--json"], { DATA_DIR: dataDir, ...env });
     const { key } = JSON.parse(created.stdout) as { key: string };
 
     const one = await spawnServer(dataDir, env);

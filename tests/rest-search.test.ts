@@ -52,9 +52,9 @@ describe("authentication", () => {
   });
 
   test("a revoked key stops working", async () => {
-    const created = t.server.keys.create("to-revoke");
+    const created = await t.server.keys.create("to-revoke");
     await ok(await post({ q: "nurse" }, created.key));
-    expect(t.server.keys.revoke(created.id)).toBe(true);
+    expect(await t.server.keys.revoke(created.id)).toBe(true);
     await expectError(await post({ q: "nurse" }, created.key), 403, "AUTH_INVALID_KEY", "Invalid API key");
   });
 

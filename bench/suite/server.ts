@@ -18,15 +18,15 @@ export interface BenchServer {
 }
 
 /** A key with a limit far above anything the load generator reaches, so the limiter never answers 429. */
-export function createBenchKey(dataDir: string): { key: string; revoke(): void } {
+export async function createBenchKey(dataDir: string): Promise<{ key: string; revoke(): Promise<void> }> {
   const keys = openKeyStore(dataDir);
-  const created = keys.create("bench", 1_000_000);
+  const created = await keys.create("bench", 1_000_000);
   keys.close();
   return {
     key: created.key,
-    revoke() {
+    async revoke() {
       const store = openKeyStore(dataDir);
-      store.revoke(created.id);
+      await store.revoke(created.id);
       store.close();
     },
   };

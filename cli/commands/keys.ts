@@ -14,11 +14,11 @@ const create = defineCommand({
     "rate-limit": { type: "string", description: "Requests per minute for this key", valueHint: "N" },
     json: { type: "boolean", description: "Print {id, name, key, …} as JSON", default: false },
   },
-  run({ args }) {
+  async run({ args }) {
     const rateLimit = parseRateLimit(args["rate-limit"]);
     const name = args.name.trim();
     if (name === "") throw invalidParameter("--name must not be empty");
-    const created = withLocalKeys((keys) => keys.create(name, rateLimit));
+    const created = await withLocalKeys((keys) => keys.create(name, rateLimit));
     if (args.json) console.log(JSON.stringify(created, null, 2));
     else {
       console.log(`created key ${created.id} (${created.name}); it is shown only now:\n${created.key}`);
@@ -30,8 +30,8 @@ const create = defineCommand({
 const list = defineCommand({
   meta: { name: "list", description: "List API keys: id, name, created, last used, rate limit, state (never the keys themselves)." },
   args: { json: { type: "boolean", description: "Print JSON", default: false } },
-  run({ args }) {
-    const all = withLocalKeys((keys) => keys.list());
+  async run({ args }) {
+    const all = await withLocalKeys((keys) => keys.list());
     if (args.json) return void console.log(JSON.stringify(all, null, 2));
     if (all.length === 0) return void console.log("no API keys (create one with `keys create --name NAME`)");
     console.log(formatKeys(all, { width: terminalWidth(), style: createStyle(colorEnabled()) }));
@@ -65,14 +65,14 @@ export function formatKeys(keys: ApiKeyInfo[], options: { width?: number; style?
 const revoke = defineCommand({
   meta: { name: "revoke", description: "Revoke an API key by id; a running server refuses it from the next request." },
   args: { id: { type: "positional", description: "Key id (from keys list)", required: true } },
-  run({ args }) {
-    if (!withLocalKeys((keys) => keys.revoke(args.id))) throw new AppError("NOT_FOUND", `no active key with id ${args.id}`);
+  async run({ args }) {
+    if (!(await withLocalKeys((keys) => keys.revoke(args.id)))) throw new AppError("NOT_FOUND", `no active key with id ${args.id}`);
     console.log(`revoked key ${args.id}`);
   },
 });
 
 export default defineCommand({
-  meta: { name: "keys", description: "Manage API keys in DATA_DIR (works while the server runs)." },
+  meta: { name: "keys", description: "Manage API keys where the server keeps them: Redis with REDIS_URL, else DATA_DIR (works while the server runs)." },
   subCommands: { create, list, revoke },
 });
 

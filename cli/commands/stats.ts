@@ -27,7 +27,7 @@ export default defineCommand({
   },
   async run({ args }) {
     const config = loadConfig();
-    const store = await inspectStore(config.dataDir);
+    const store = await inspectStore(config.table);
     let stats: StoreStats | undefined;
     try {
       stats = await store?.stats();

@@ -1,6 +1,7 @@
-import { RedisClient } from "bun";
+import type { RedisClient } from "bun";
 import { AppError } from "../../shared/errors.ts";
 import { createLogger, type Logger } from "../log.ts";
+import { createRedisClient, defineScript, runScript, withTimeout } from "../redis.ts";
 import type { Principal } from "./principal.ts";
 
 /*
@@ -86,7 +87,7 @@ export function createRedisRateLimiter(
   };
 
   const open = async (): Promise<void> => {
-    const fresh = new RedisClient(url, { autoReconnect: false, enableOfflineQueue: false, connectionTimeout: CONNECT_TIMEOUT_MS });
+    const fresh = createRedisClient(url, { autoReconnect: false });
     try {
       await fresh.connect();
       if (closed) fresh.close();
@@ -115,7 +116,7 @@ export function createRedisRateLimiter(
       if (redis) {
         try {
           const at = now ? String(toMicros(now())) : "";
-          const reply = await withTimeout(runScript(redis, [prefix + principalId], [String(limitPerMinute), at]));
+          const reply = await withTimeout(runScript(redis, GCRA, [prefix + principalId], [String(limitPerMinute), at]));
           if (failing) log.info("rate limit: Redis is back");
           failing = false;
           const [allowed, remaining, waitUs] = reply as [number, number, number];
@@ -153,8 +154,6 @@ export async function enforceRateLimit(limiter: RateLimiter, principal: Principa
 // --- internal ---
 
 const MINUTE_US = 60_000_000;
-const CONNECT_TIMEOUT_MS = 1000;
-const COMMAND_TIMEOUT_MS = 500;
 const RECONNECT_DELAY_MS = 1000;
 
 interface Step {
@@ -210,22 +209,4 @@ if allowAt > now then return {0, 0, allowAt - now} end
 redis.call('SET', KEYS[1], string.format('%d', tat), 'PX', string.format('%d', math.ceil((tat - now) / 1000)))
 return {1, math.floor((now - allowAt) / interval), 0}
 `;
-const GCRA_SHA = new Bun.CryptoHasher("sha1").update(GCRA_LUA).digest("hex");
-
-async function runScript(redis: RedisClient, keys: string[], args: string[]): Promise<unknown> {
-  const params = [String(keys.length), ...keys, ...args];
-  try {
-    return await redis.send("EVALSHA", [GCRA_SHA, ...params]);
-  } catch (error) {
-    if (!String((error as Error).message).startsWith("NOSCRIPT")) throw error;
-    return await redis.send("EVAL", [GCRA_LUA, ...params]);
-  }
-}
-
-function withTimeout<T>(promise: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${COMMAND_TIMEOUT_MS} ms`)), COMMAND_TIMEOUT_MS);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+const GCRA = defineScript(GCRA_LUA);

@@ -31,12 +31,12 @@ function authorizationServerRoutes(config: Config, as: AuthorizationServer) {
   const base = (request: Request) => baseUrl(config.publicUrl, request);
   return new Elysia()
     .get("/.well-known/oauth-authorization-server", ({ request }) => json(authorizationServerMetadata(base(request))), { detail: docs.authorizationServerMetadataOperation })
-    .post("/register", ({ request }) => answer(async () => json(as.register(await jsonBody(request)), 201)), { parse: "none", detail: docs.registerOperation })
-    .get("/authorize", ({ request }) => {
+    .post("/register", ({ request }) => answer(async () => json(await as.register(await jsonBody(request)), 201)), { parse: "none", detail: docs.registerOperation })
+    .get("/authorize", async ({ request }) => {
       const params = uniqueParams(new URL(request.url).searchParams);
       if (params instanceof OAuthError) return page(400, renderErrorPage("Invalid request", params.message));
       const b = base(request);
-      return answerCheck(as.checkAuthorization(params, b), (authRequest) =>
+      return answerCheck(await as.checkAuthorization(params, b), (authRequest) =>
         page(200, renderSignInPage({ request: authRequest, action: `${b}/authorize`, formToken: as.formToken(authRequest, b) })));
     }, { detail: docs.authorizeOperation })
     .post("/authorize", async ({ request }) => {
@@ -47,12 +47,12 @@ function authorizationServerRoutes(config: Config, as: AuthorizationServer) {
         throw error;
       });
       if (params instanceof OAuthError) return page(400, renderErrorPage("Invalid request", params.message));
-      return answerCheck(as.checkAuthorization(params, b), (authRequest) => {
+      return answerCheck(await as.checkAuthorization(params, b), async (authRequest) => {
         if (!as.checkFormToken(authRequest, b, params.csrf_token)) {
           return page(400, renderErrorPage("Sign-in form expired", "Go back to your application and start signing in again."));
         }
         if (params.decision === "deny") return redirect(as.deny(authRequest, b));
-        const location = as.approve(authRequest, params.api_key ?? "", b);
+        const location = await as.approve(authRequest, params.api_key ?? "", b);
         if (location) return redirect(location);
         const error = params.api_key ? "That API key is not valid or has been revoked." : "Enter your API key.";
         const formToken = as.formToken(authRequest, b);
@@ -74,7 +74,10 @@ function authorizationServerRoutes(config: Config, as: AuthorizationServer) {
 }
 
 /** An invalid request gets an error page, an error the client may see goes to its redirect_uri, a valid one goes on. */
-function answerCheck(check: AuthorizationCheck, onValid: (request: AuthorizationRequest) => Response): Response {
+function answerCheck(
+  check: AuthorizationCheck,
+  onValid: (request: AuthorizationRequest) => Response | Promise<Response>,
+): Response | Promise<Response> {
   if (check.kind === "invalid") return page(400, renderErrorPage("Invalid authorization request", check.error.message));
   if (check.kind === "redirect") return redirect(check.location);
   return onValid(check.request);

@@ -17,7 +17,7 @@ import { searchJobs, type SearchDeps } from "../search/search.ts";
  */
 export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateLimiter; config: Config; metrics: Metrics }) {
   const authorize = async (request: Request) => {
-    const principal = requireApiKey(deps.keys, request.headers.get("x-api-key"));
+    const principal = await requireApiKey(deps.keys, request.headers.get("x-api-key"));
     notePrincipal(request, principal);
     await enforceRateLimit(deps.limiter, principal, deps.config.rateLimit.perMinute);
   };

@@ -1,4 +1,5 @@
 import type { Logger } from "../log.ts";
+import type { Lease } from "../redis.ts";
 import type { JobStore, VectorIndexState } from "./store.ts";
 
 /** How often the server looks at the table's size and its ANN index. */
@@ -13,15 +14,18 @@ const REBUILD_SEGMENTS = 5;
  * table holds `minRows` postings, and rebuilds it in one piece when loads since the build (folded in
  * by `optimize()` as extra segments, each searched separately) add 20% or more rows or make 5
  * segments. Searches are never blocked: they read the previous table version until the new index
- * is committed. Returns a stop function that waits for a build in flight.
+ * is committed. With a `lease` (replicas sharing a table), only the process holding it looks, so
+ * replicas do not build the same index at once. Returns a stop function that waits for a build in flight.
  */
-export function maintainVectorIndex(store: JobStore, minRows: number, log: Logger, everyMs = CHECK_EVERY_MS): () => Promise<void> {
+export function maintainVectorIndex(store: JobStore, minRows: number, log: Logger, everyMs = CHECK_EVERY_MS, lease?: Lease): () => Promise<void> {
   let running: Promise<void> | undefined;
   /** Rows in the index when this process last saw it in one segment; unknown after a restart. */
   let builtRows: number | undefined;
   const check = () => {
     running ??= (async () => {
+      let leased = false;
       try {
+        if (lease && !(leased = await lease.acquire())) return;
         const started = performance.now();
         if (await store.ensureVectorIndex(minRows)) {
           log.info("built the ANN index on the vectors", { ms: Math.round(performance.now() - started) });
@@ -37,6 +41,7 @@ export function maintainVectorIndex(store: JobStore, minRows: number, log: Logge
       } catch (error) {
         log.warn("could not build the ANN index; searches stay exact", { error });
       } finally {
+        if (leased) await lease!.release().catch(() => {});
         running = undefined;
       }
     })();

@@ -1,18 +1,21 @@
-import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync } from "node:fs";
 import * as lancedb from "@lancedb/lancedb";
 import type { Table as ArrowTable } from "apache-arrow";
 
 import type { SearchFilters } from "../../shared/search.ts";
 import { buildWhere, idIn } from "./filter.ts";
-import { termStatsReader, writeTermStats, type TermStats } from "./term-stats.ts";
+import { bytesUnder, isObjectStore, prepareLocation, sideFile, type TableLocation } from "./location.ts";
+import { TERM_STATS_FILE, termStatsReader, writeTermStats, type TermStats } from "./term-stats.ts";
 import { rowTerms, type RankingTerms, type RowTerms } from "./ranking.ts";
 import type { JobResult } from "../../shared/job.ts";
 import { CANDIDATE_COLUMNS, DIMENSION_KEY, MODEL_KEY, TABLE_NAME, jobsSchema, type StoredJob } from "./schema.ts";
 import { dot } from "./vector.ts";
 
 export interface StoreOptions {
+  /** The folder or object-store URI (`s3://bucket/path`) holding the table (config `table.uri`). */
   dataDir: string;
+  /** Object-store settings for LanceDB (config `table.storageOptions`). */
+  storageOptions?: Record<string, string>;
   modelId: string;
   dimension: number;
   /** How often reads look for other processes' writes, in ms; undefined = never. */
@@ -62,9 +65,9 @@ export interface StoreStats {
   model: { id: string | null; dimension: number | null };
   indexes: IndexState[];
   version: number;
-  /** The table's folder on disk. */
+  /** The table's folder on disk, or its URI in the object store. */
   path: string;
-  /** Bytes of every file in that folder (data, indexes, manifests, old versions not yet cleaned up). */
+  /** Bytes of every file or object in it (data, indexes, manifests, old versions not yet cleaned up). */
   diskBytes: number;
 }
 
@@ -118,38 +121,52 @@ export interface JobStore {
  * the table was built with another embedding model or dimension.
  */
 export async function openStore(options: StoreOptions): Promise<JobStore> {
-  mkdirSync(options.dataDir, { recursive: true });
-  const db = await connect(options.dataDir, options.readConsistencyMs);
-  const table = (await db.tableNames()).includes(TABLE_NAME)
-    ? await db.openTable(TABLE_NAME)
-    : await db.createEmptyTable(TABLE_NAME, jobsSchema(options.modelId, options.dimension), {
-        mode: "create",
-        existOk: true,
-      });
+  const location = locationOf(options);
+  prepareLocation(location);
+  const db = await connect(location, options.readConsistencyMs);
+  const table =
+    (await openIfExists(db)) ??
+    (await db.createEmptyTable(TABLE_NAME, jobsSchema(options.modelId, options.dimension), { mode: "create", existOk: true }));
   await checkModel(table, options);
-  return createStore(db, table, options.dataDir);
+  return createStore(db, table, location);
 }
 
 /**
  * Opens the `jobs` table of `dataDir` whichever model built it, to look at it (`stats`) without
  * loading an embedder; creates nothing. Undefined when there is no table yet.
  */
-export async function inspectStore(dataDir: string): Promise<JobStore | undefined> {
-  if (!existsSync(dataDir)) return undefined;
-  const db = await connect(dataDir);
-  if (!(await db.tableNames()).includes(TABLE_NAME)) {
+export async function inspectStore(location: TableLocation): Promise<JobStore | undefined> {
+  if (!isObjectStore(location.uri) && !existsSync(location.uri)) return undefined;
+  const db = await connect(location);
+  const table = await openIfExists(db);
+  if (!table) {
     db.close();
     return undefined;
   }
-  return createStore(db, await db.openTable(TABLE_NAME), dataDir);
+  return createStore(db, table, location);
 }
 
 // --- internal ---
 
-function connect(dataDir: string, readConsistencyMs?: number): Promise<lancedb.Connection> {
-  return lancedb.connect(dataDir, {
+function locationOf(options: StoreOptions): TableLocation {
+  return { uri: options.dataDir, ...(options.storageOptions ? { storageOptions: options.storageOptions } : {}) };
+}
+
+function connect(location: TableLocation, readConsistencyMs?: number): Promise<lancedb.Connection> {
+  return lancedb.connect(location.uri, {
     readConsistencyInterval: readConsistencyMs === undefined ? undefined : readConsistencyMs / 1000,
+    ...(location.storageOptions ? { storageOptions: location.storageOptions } : {}),
   });
+}
+
+/** Opens the table when it exists. Not tableNames(): listing needs more of an object store than opening. */
+async function openIfExists(db: lancedb.Connection): Promise<lancedb.Table | undefined> {
+  try {
+    return await db.openTable(TABLE_NAME);
+  } catch (error) {
+    if (/not found|does not exist/i.test(error instanceof Error ? error.message : String(error))) return undefined;
+    throw error;
+  }
 }
 
 async function checkModel(table: lancedb.Table, options: StoreOptions): Promise<void> {
@@ -168,7 +185,10 @@ async function checkModel(table: lancedb.Table, options: StoreOptions): Promise<
   );
 }
 
-function createStore(db: lancedb.Connection, table: lancedb.Table, dataDir: string): JobStore {
+async function createStore(db: lancedb.Connection, table: lancedb.Table, location: TableLocation): Promise<JobStore> {
+  const termStats = termStatsReader(sideFile(location, TERM_STATS_FILE));
+  // Missing or unreadable statistics only make ranking weigh words equally until the next look.
+  await termStats.refresh().catch(() => {});
   const decoded = new PostingCache(POSTING_CACHE_SIZE);
   let facetCache: { version: number; facets: Facets } | undefined;
   let indexCache: { version: number; indexed: boolean } | undefined;
@@ -209,10 +229,10 @@ function createStore(db: lancedb.Connection, table: lancedb.Table, dataDir: stri
     async finishLoad() {
       await retryConflicts(() => table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) }));
       await ensureIndexes(table);
-      await writeTermStats(table, dataDir);
+      termStats.set(await writeTermStats(table, sideFile(location, TERM_STATS_FILE)));
     },
 
-    termStats: termStatsReader(dataDir),
+    termStats: termStats.get,
 
     async nearest(vector, filters, limit, full) {
       // Every stored and query vector has unit length, so dot distance (1 − dot) is cosine distance, cheaper.
@@ -329,7 +349,7 @@ function createStore(db: lancedb.Connection, table: lancedb.Table, dataDir: stri
       );
       const kinds = ["vector", "fts", "scalar"];
       indexes.sort((a, b) => kinds.indexOf(a.kind) - kinds.indexOf(b.kind) || a.name.localeCompare(b.name));
-      const path = join(dataDir, `${TABLE_NAME}.lance`);
+      const path = `${location.uri.replace(/\/+$/, "")}/${TABLE_NAME}.lance`;
       return {
         postings: rows.length,
         bySource: mostFirst(bySource).map(([source, postings]) => ({ source, postings })),
@@ -339,7 +359,7 @@ function createStore(db: lancedb.Connection, table: lancedb.Table, dataDir: stri
         indexes,
         version: await table.version(),
         path,
-        diskBytes: folderBytes(path),
+        diskBytes: await bytesUnder(location, `${TABLE_NAME}.lance`),
       };
     },
 
@@ -348,23 +368,6 @@ function createStore(db: lancedb.Connection, table: lancedb.Table, dataDir: stri
       db.close();
     },
   };
-}
-
-/** Bytes of every file under `dir` (0 when it does not exist). */
-function folderBytes(dir: string): number {
-  let total = 0;
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return 0;
-  }
-  for (const entry of entries) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) total += folderBytes(path);
-    else if (entry.isFile()) total += statSync(path, { throwIfNoEntry: false })?.size ?? 0;
-  }
-  return total;
 }
 
 /** What a search reads of each candidate; each retriever reads it along with its matches. */

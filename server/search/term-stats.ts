@@ -1,9 +1,9 @@
-import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type * as lancedb from "@lancedb/lancedb";
+import type { SideFile } from "./location.ts";
 import { splitRankTerms } from "./ranking.ts";
 
-const FILE = "term-stats.json";
+/** The file's name beside the table. */
+export const TERM_STATS_FILE = "term-stats.json";
 /** Words in fewer postings than this are rare enough to share the rarest weight (keeps the file small). */
 const MIN_DF = 2;
 
@@ -22,9 +22,10 @@ export function idf(stats: TermStats | undefined, token: string): number {
 
 /**
  * Counts, over every posting's `rank_terms` (the words ranking reads), the postings each word
- * occurs in, and writes them to `<dataDir>/term-stats.json` (atomically). Run after every load.
+ * occurs in, and writes them to `file` (`term-stats.json` beside the table, replaced whole). Run
+ * after every load.
  */
-export async function writeTermStats(table: lancedb.Table, dataDir: string): Promise<TermStats> {
+export async function writeTermStats(table: lancedb.Table, file: SideFile): Promise<TermStats> {
   const counts = new Map<string, number>();
   let docs = 0;
   for await (const batch of table.query().select(["rank_terms"])) {
@@ -37,27 +38,47 @@ export async function writeTermStats(table: lancedb.Table, dataDir: string): Pro
   const df: Record<string, number> = {};
   for (const [token, n] of counts) if (n >= MIN_DF) df[token] = n;
   const stats = { docs, df };
-  const path = join(dataDir, FILE);
-  writeFileSync(`${path}.tmp`, JSON.stringify(stats));
-  renameSync(`${path}.tmp`, path);
+  await file.write(JSON.stringify(stats));
   return stats;
 }
 
+export interface TermStatsReader {
+  /** The latest statistics seen; undefined until a first load wrote them. Never waits. */
+  get(): TermStats | undefined;
+  /** Looks at the file now (re-reading it only when its tag changed). */
+  refresh(): Promise<void>;
+  /** Takes statistics this process just wrote, without reading them back. */
+  set(stats: TermStats): void;
+}
+
 /**
- * The term statistics of `dataDir`, re-read when a load by another process rewrote them
- * (checked at most once a second). Undefined until a first load wrote them.
+ * The term statistics in `file`, re-read when a load by another process rewrote them: `get()`
+ * starts a look in the background at most once a second (a stat, or one HEAD on an object store)
+ * and answers from memory meanwhile, so a search never waits for storage.
  */
-export function termStatsReader(dataDir: string): () => TermStats | undefined {
-  const path = join(dataDir, FILE);
-  let cached: { mtimeMs: number; stats: TermStats } | undefined;
+export function termStatsReader(file: SideFile): TermStatsReader {
+  let cached: { tag: string | undefined; stats: TermStats } | undefined;
   let checkedAt = 0;
-  return () => {
-    const now = Date.now();
-    if (cached && now - checkedAt < 1000) return cached.stats;
-    checkedAt = now;
-    if (!existsSync(path)) return cached?.stats;
-    const { mtimeMs } = statSync(path);
-    if (cached?.mtimeMs !== mtimeMs) cached = { mtimeMs, stats: JSON.parse(readFileSync(path, "utf8")) as TermStats };
-    return cached.stats;
+  let running: Promise<void> | undefined;
+  const refresh = async () => {
+    checkedAt = Date.now();
+    const tag = await file.tag();
+    if (tag === undefined || (cached && cached.tag === tag)) return;
+    const text = await file.read();
+    if (text !== undefined) cached = { tag, stats: JSON.parse(text) as TermStats };
+  };
+  return {
+    get() {
+      if (!running && Date.now() - checkedAt >= 1000) {
+        running = refresh()
+          .catch(() => {}) // keep the last statistics; the next look tries again
+          .finally(() => (running = undefined));
+      }
+      return cached?.stats;
+    },
+    refresh: () => (running ??= refresh().finally(() => (running = undefined))),
+    set(stats) {
+      cached = { tag: undefined, stats };
+    },
   };
 }

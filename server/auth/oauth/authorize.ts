@@ -37,12 +37,12 @@ export type AuthorizationCheck =
  * RFC 8707's resource). client_id and redirect_uri come first, because only a verified
  * redirect_uri may receive errors. Unknown scopes are ignored: tokens get SCOPES.
  */
-export function checkAuthorizationRequest(store: OAuthStore, params: Record<string, string>, base: string): AuthorizationCheck {
+export async function checkAuthorizationRequest(store: OAuthStore, params: Record<string, string>, base: string): Promise<AuthorizationCheck> {
   const fields: Record<string, string> = {};
   for (const name of AUTHORIZE_FIELDS) if (params[name] !== undefined) fields[name] = params[name];
 
   if (!fields.client_id) return { kind: "invalid", error: new InvalidRequestError("client_id is missing") };
-  const client = store.getClient(fields.client_id);
+  const client = await store.getClient(fields.client_id);
   if (!client) return { kind: "invalid", error: new InvalidClientError("unknown client_id; register the client first") };
   const registered = client.info.redirect_uris;
   let redirectUri: string;
@@ -91,11 +91,11 @@ export function checkAuthorizationRequest(store: OAuthStore, params: Record<stri
  * CODE_LIFETIME_S) and returns where to send the browser: the redirect_uri with code, state and
  * iss (RFC 9207).
  */
-export function issueCode(store: OAuthStore, request: AuthorizationRequest, keyId: string, base: string, now: number): string {
+export async function issueCode(store: OAuthStore, request: AuthorizationRequest, keyId: string, base: string, now: number): Promise<string> {
   const code = randomSecret();
   const { client: _, fields: __, state, ...approval } = request;
-  store.insertCode(hashSecret(code), { ...approval, keyId }, now + CODE_LIFETIME_S);
-  store.deleteExpired(now);
+  await store.insertCode(hashSecret(code), { ...approval, keyId }, now + CODE_LIFETIME_S);
+  await store.deleteExpired(now);
   return withParams(request.redirectUri, { code, state, iss: base });
 }
 

@@ -18,7 +18,7 @@ export const TOKEN_ENDPOINT_AUTH_METHODS = ["none", "client_secret_post", "clien
  * default here, as MCP clients are) get no secret; client_secret_post/basic ones get a 256-bit
  * secret, stored hashed. Throws `invalid_redirect_uri` or `invalid_client_metadata` OAuth errors.
  */
-export function registerClient(store: OAuthStore, body: unknown, now: number): OAuthClientInformationFull {
+export async function registerClient(store: OAuthStore, body: unknown, now: number): Promise<OAuthClientInformationFull> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw new InvalidClientMetadataError("the body must be a JSON object");
   }
@@ -61,7 +61,7 @@ export function registerClient(store: OAuthStore, body: unknown, now: number): O
     token_endpoint_auth_method: method,
   };
   const secret = method === "none" ? undefined : randomSecret();
-  store.insertClient({ info, secretHash: secret === undefined ? null : hashSecret(secret) });
+  await store.insertClient({ info, secretHash: secret === undefined ? null : hashSecret(secret) });
   return secret === undefined ? info : { ...info, client_secret: secret, client_secret_expires_at: 0 };
 }
 
@@ -70,11 +70,11 @@ export function registerClient(store: OAuthStore, body: unknown, now: number): O
  * client_id/client_secret in the body), or undefined when it names none. A public client is
  * identified by client_id alone. Throws `invalid_client` for unknown clients and wrong secrets.
  */
-export function authenticateClient(
+export async function authenticateClient(
   store: OAuthStore,
   params: Record<string, string>,
   authorization: string | null,
-): StoredClient | undefined {
+): Promise<StoredClient | undefined> {
   const basic = basicCredentials(authorization);
   if (basic && params.client_secret) throw new InvalidRequestError("use one client authentication method, not two");
   const clientId = basic?.id ?? params.client_id;
@@ -86,7 +86,7 @@ export function authenticateClient(
   if (basic && params.client_id && params.client_id !== basic.id) {
     throw new InvalidClientError("client_id does not match the Authorization header");
   }
-  const client = store.getClient(clientId);
+  const client = await store.getClient(clientId);
   if (!client) throw new InvalidClientError("unknown client_id");
   if (client.secretHash === null) {
     if (secret) throw new InvalidClientError("this client is public and has no secret");

@@ -13,8 +13,8 @@ import { registerClient } from "./clients.ts";
 import { createExternalVerifier } from "./external.ts";
 import { checkFormToken, mintFormToken } from "./form-token.ts";
 import { nowSeconds } from "./secrets.ts";
-import { loadSigningKey } from "./signing-key.ts";
-import { openOAuthStore } from "./store.ts";
+import { openOAuthState } from "../stores.ts";
+import { loadSigningKeys } from "./signing-key.ts";
 import { exchangeToken, revokeToken, type BuiltInContext } from "./tokens.ts";
 import { grantOfAccessToken, verifyBuiltInToken } from "./verify.ts";
 
@@ -32,19 +32,18 @@ export interface OAuthServer {
 
 /** The operations behind /register, /authorize, /token and /revoke. Errors are the SDK's OAuthError classes. */
 export interface AuthorizationServer {
-  register(body: unknown): OAuthClientInformationFull;
-  checkAuthorization(params: Record<string, string>, base: string): AuthorizationCheck;
+  register(body: unknown): Promise<OAuthClientInformationFull>;
+  checkAuthorization(params: Record<string, string>, base: string): Promise<AuthorizationCheck>;
   formToken(request: AuthorizationRequest, base: string): string;
   checkFormToken(request: AuthorizationRequest, base: string, token: string | undefined): boolean;
   /** The redirect carrying a fresh code, or undefined when the API key is wrong or revoked. */
-  approve(request: AuthorizationRequest, apiKey: string, base: string): string | undefined;
+  approve(request: AuthorizationRequest, apiKey: string, base: string): Promise<string | undefined>;
   deny(request: AuthorizationRequest, base: string): string;
   token(params: Record<string, string>, authorization: string | null, base: string): Promise<OAuthTokens>;
   revoke(params: Record<string, string>, authorization: string | null, base: string): Promise<void>;
 }
 
 export interface OAuthServerOptions {
-  dataDir: string;
   config: Config;
   keys: KeyStore;
   /** Milliseconds since the epoch; tests pass a shifted clock to mint expired tokens. */
@@ -53,17 +52,22 @@ export interface OAuthServerOptions {
 
 /**
  * Opens the OAuth state: with an external issuer only a verifier for its tokens; otherwise the
- * tables in `<dataDir>/auth.sqlite` and the signing key in `<dataDir>/oauth-signing-key.json`
- * (created on first start), so tokens outlive restarts. Throws if the key file is unusable.
+ * store and signing key ring `openOAuthState` names (Redis with REDIS_URL, else DATA_DIR; the key
+ * is created on first start), so tokens outlive restarts and are valid on every process sharing
+ * the store. Throws if the stored key is unusable or Redis cannot be reached.
  */
-export async function createOAuthServer({ dataDir, config, keys, now = Date.now }: OAuthServerOptions): Promise<OAuthServer> {
+export async function createOAuthServer({ config, keys, now = Date.now }: OAuthServerOptions): Promise<OAuthServer> {
   const external = config.oauth.external;
   if (external) {
     return { verifyBearer: createExternalVerifier(external, now), close() {} };
   }
-  const signingKey = await loadSigningKey(dataDir);
-  const store = openOAuthStore(dataDir);
-  const ctx: BuiltInContext = { store, keys, signingKey, config, now };
+  const state = await openOAuthState(config);
+  const signingKeys = await loadSigningKeys(state.ring).catch((error) => {
+    state.close();
+    throw error;
+  });
+  const { store } = state;
+  const ctx: BuiltInContext = { store, keys, signingKeys, config, now };
   const seconds = () => nowSeconds(now);
 
   return {
@@ -71,10 +75,12 @@ export async function createOAuthServer({ dataDir, config, keys, now = Date.now 
     authorizationServer: {
       register: (body) => registerClient(store, body, seconds()),
       checkAuthorization: (params, base) => checkAuthorizationRequest(store, params, base),
-      formToken: (request, base) => mintFormToken(signingKey.formSecret, request.fields, base, seconds()),
-      checkFormToken: (request, base, token) => checkFormToken(signingKey.formSecret, token, request.fields, base, seconds()),
-      approve(request, apiKey, base) {
-        const key = keys.verify(apiKey.trim());
+      formToken: (request, base) => mintFormToken(signingKeys.current().formSecret, request.fields, base, seconds()),
+      // Any key of the ring: a form shown by a process that had not yet seen a rotation still counts.
+      checkFormToken: (request, base, token) =>
+        signingKeys.all().some((key) => checkFormToken(key.formSecret, token, request.fields, base, seconds())),
+      async approve(request, apiKey, base) {
+        const key = await keys.verify(apiKey.trim());
         return key && issueCode(store, request, key.id, base, seconds());
       },
       deny: (request, base) => denialRedirect(request, base),
@@ -82,6 +88,9 @@ export async function createOAuthServer({ dataDir, config, keys, now = Date.now 
       revoke: (params, authorization, base) =>
         revokeToken(ctx, params, authorization, (token) => grantOfAccessToken(ctx, token, base)),
     },
-    close: () => store.close(),
+    close() {
+      signingKeys.close();
+      state.close();
+    },
   };
 }

@@ -44,14 +44,34 @@ export interface StoredRefreshToken {
   usedAt: number | null;
 }
 
-export type OAuthStore = ReturnType<typeof openOAuthStore>;
+/**
+ * Where the built-in authorization server keeps its state: SQLite in DATA_DIR (`openOAuthStore`)
+ * or Redis (`openRedisOAuthStore`). The "use once" operations are atomic in both, so two
+ * processes racing for one code or refresh token cannot both win.
+ */
+export interface OAuthStore {
+  insertClient(client: StoredClient): Promise<void>;
+  getClient(clientId: string): Promise<StoredClient | undefined>;
+  insertCode(codeHash: Uint8Array, approval: Approval, expiresAt: number): Promise<void>;
+  getCode(codeHash: Uint8Array): Promise<StoredCode | undefined>;
+  /** Marks the code used and starts its grant (with a first refresh token, if any); false if someone used it first. */
+  redeemCode(codeHash: Uint8Array, grant: Grant, refreshHash: Uint8Array | null, refreshExpiresAt: number, now: number): Promise<boolean>;
+  getGrant(grantId: string): Promise<Grant | undefined>;
+  revokeGrant(grantId: string, now: number): Promise<void>;
+  getRefreshToken(tokenHash: Uint8Array): Promise<StoredRefreshToken | undefined>;
+  /** Replaces a refresh token by its successor; false if it had been used already (then nothing changes). */
+  rotateRefreshToken(oldHash: Uint8Array, newHash: Uint8Array, grantId: string, expiresAt: number, now: number): Promise<boolean>;
+  /** Drops what can no longer be used. Used codes stay a day so a late replay still revokes its grant. */
+  deleteExpired(now: number): Promise<void>;
+  close(): void;
+}
 
 /**
  * Clients, codes, grants and refresh tokens in `<dataDir>/auth.sqlite`, beside the API keys. Only
  * hashes of codes, refresh tokens and client secrets are stored. Times are Unix seconds. The
  * "use once" updates are conditional, so two processes racing for one code or token cannot both win.
  */
-export function openOAuthStore(dataDir: string) {
+export function openOAuthStore(dataDir: string): OAuthStore {
   mkdirSync(dataDir, { recursive: true });
   const db = new Database(join(dataDir, "auth.sqlite"), { create: true, strict: true });
   db.run("PRAGMA journal_mode = WAL");
@@ -73,20 +93,35 @@ export function openOAuthStore(dataDir: string) {
     "SELECT grant_id AS grantId, expires_at AS expiresAt, used_at AS usedAt FROM oauth_refresh_tokens WHERE token_hash = ?",
   );
   const insertRefresh = db.query("INSERT INTO oauth_refresh_tokens (token_hash, grant_id, expires_at) VALUES (?, ?, ?)");
+  const redeem = db.transaction((codeHash: Uint8Array, grant: Grant, refreshHash: Uint8Array | null, refreshExpiresAt: number, now: number) => {
+    const claimed = db.query("UPDATE oauth_codes SET grant_id = ? WHERE code_hash = ? AND grant_id IS NULL").run(grant.id, codeHash);
+    if (claimed.changes === 0) return false;
+    db.query(
+      "INSERT INTO oauth_grants (id, client_id, key_id, scope, resource, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+    ).run(grant.id, grant.clientId, grant.keyId, grant.scope, grant.resource, now);
+    if (refreshHash !== null) insertRefresh.run(refreshHash, grant.id, refreshExpiresAt);
+    return true;
+  });
+  const rotate = db.transaction((oldHash: Uint8Array, newHash: Uint8Array, grantId: string, expiresAt: number, now: number) => {
+    const used = db.query("UPDATE oauth_refresh_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL").run(now, oldHash);
+    if (used.changes === 0) return false;
+    insertRefresh.run(newHash, grantId, expiresAt);
+    return true;
+  });
 
   return {
-    insertClient(client: StoredClient): void {
+    async insertClient(client) {
       db.query("INSERT INTO oauth_clients (client_id, info, secret_hash, created_at) VALUES (?, ?, ?, ?)").run(
         client.info.client_id, JSON.stringify(client.info), client.secretHash, client.info.client_id_issued_at ?? 0,
       );
     },
 
-    getClient(clientId: string): StoredClient | undefined {
+    async getClient(clientId) {
       const row = clientById.get(clientId);
       return row ? { info: JSON.parse(row.info), secretHash: row.secret_hash } : undefined;
     },
 
-    insertCode(codeHash: Uint8Array, approval: Approval, expiresAt: number): void {
+    async insertCode(codeHash, approval, expiresAt) {
       db.query(
         `INSERT INTO oauth_codes (code_hash, client_id, redirect_uri, redirect_uri_given, code_challenge, resource, scope, key_id, expires_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -96,44 +131,32 @@ export function openOAuthStore(dataDir: string) {
       );
     },
 
-    getCode(codeHash: Uint8Array): StoredCode | undefined {
+    async getCode(codeHash) {
       const row = codeByHash.get(codeHash);
       return row ? { ...row, redirectUriGiven: Boolean(row.redirectUriGiven) } : undefined;
     },
 
-    /** Marks the code used and starts its grant (with a first refresh token, if any); false if someone used it first. */
-    redeemCode: db.transaction((codeHash: Uint8Array, grant: Grant, refreshHash: Uint8Array | null, refreshExpiresAt: number, now: number) => {
-      const claimed = db.query("UPDATE oauth_codes SET grant_id = ? WHERE code_hash = ? AND grant_id IS NULL").run(grant.id, codeHash);
-      if (claimed.changes === 0) return false;
-      db.query(
-        "INSERT INTO oauth_grants (id, client_id, key_id, scope, resource, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-      ).run(grant.id, grant.clientId, grant.keyId, grant.scope, grant.resource, now);
-      if (refreshHash !== null) insertRefresh.run(refreshHash, grant.id, refreshExpiresAt);
-      return true;
-    }),
+    async redeemCode(codeHash, grant, refreshHash, refreshExpiresAt, now) {
+      return redeem(codeHash, grant, refreshHash, refreshExpiresAt, now);
+    },
 
-    getGrant(grantId: string): Grant | undefined {
+    async getGrant(grantId) {
       return grantById.get(grantId) ?? undefined;
     },
 
-    revokeGrant(grantId: string, now: number): void {
+    async revokeGrant(grantId, now) {
       db.query("UPDATE oauth_grants SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").run(now, grantId);
     },
 
-    getRefreshToken(tokenHash: Uint8Array): StoredRefreshToken | undefined {
+    async getRefreshToken(tokenHash) {
       return refreshByHash.get(tokenHash) ?? undefined;
     },
 
-    /** Replaces a refresh token by its successor; false if it had been used already (then nothing changes). */
-    rotateRefreshToken: db.transaction((oldHash: Uint8Array, newHash: Uint8Array, grantId: string, expiresAt: number, now: number) => {
-      const used = db.query("UPDATE oauth_refresh_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL").run(now, oldHash);
-      if (used.changes === 0) return false;
-      insertRefresh.run(newHash, grantId, expiresAt);
-      return true;
-    }),
+    async rotateRefreshToken(oldHash, newHash, grantId, expiresAt, now) {
+      return rotate(oldHash, newHash, grantId, expiresAt, now);
+    },
 
-    /** Drops what can no longer be used. Used codes stay a day so a late replay still revokes its grant. */
-    deleteExpired(now: number): void {
+    async deleteExpired(now) {
       db.query("DELETE FROM oauth_codes WHERE expires_at < ?").run(now - 86_400);
       db.query("DELETE FROM oauth_refresh_tokens WHERE expires_at < ?").run(now);
     },

@@ -13,14 +13,14 @@ import type { Config } from "../../config.ts";
 import type { KeyStore } from "../api-keys.ts";
 import { authenticateClient } from "./clients.ts";
 import { hashSecret, nowSeconds, pkceMatches, randomSecret } from "./secrets.ts";
-import { SIGNING_ALG, type SigningKey } from "./signing-key.ts";
+import { SIGNING_ALG, type SigningKeys } from "./signing-key.ts";
 import type { Grant, OAuthStore, StoredClient } from "./store.ts";
 
 /** What the built-in authorization server works with. `now` is injectable for tests of expiry. */
 export interface BuiltInContext {
   store: OAuthStore;
   keys: KeyStore;
-  signingKey: SigningKey;
+  signingKeys: SigningKeys;
   config: Config;
   now: () => number;
 }
@@ -44,7 +44,7 @@ export async function exchangeToken(
   if (params.resource !== undefined && params.resource !== mcpResourceUrl(base)) {
     throw new InvalidTargetError(`resource must be ${mcpResourceUrl(base)}`);
   }
-  const client = authenticateClient(ctx.store, params, authorization);
+  const client = await authenticateClient(ctx.store, params, authorization);
   return grantType === "authorization_code"
     ? redeemCode(ctx, params, client, base)
     : refresh(ctx, params, client, base);
@@ -62,10 +62,10 @@ export async function revokeToken(
   grantOfAccessToken: (token: string) => Promise<string | undefined>,
 ): Promise<void> {
   if (!params.token) throw new InvalidRequestError("token is missing");
-  const client = authenticateClient(ctx.store, params, authorization);
-  const grantId = ctx.store.getRefreshToken(hashSecret(params.token))?.grantId ?? (await grantOfAccessToken(params.token));
-  const grant = grantId === undefined ? undefined : ctx.store.getGrant(grantId);
-  if (grant && (!client || client.info.client_id === grant.clientId)) ctx.store.revokeGrant(grant.id, nowSeconds(ctx.now));
+  const client = await authenticateClient(ctx.store, params, authorization);
+  const grantId = (await ctx.store.getRefreshToken(hashSecret(params.token)))?.grantId ?? (await grantOfAccessToken(params.token));
+  const grant = grantId === undefined ? undefined : await ctx.store.getGrant(grantId);
+  if (grant && (!client || client.info.client_id === grant.clientId)) await ctx.store.revokeGrant(grant.id, nowSeconds(ctx.now));
 }
 
 // --- internal ---
@@ -75,27 +75,27 @@ async function redeemCode(ctx: BuiltInContext, params: Record<string, string>, a
   if (!params.code_verifier) throw new InvalidRequestError("code_verifier is missing (PKCE)");
   const now = nowSeconds(ctx.now);
   const codeHash = hashSecret(params.code);
-  const code = ctx.store.getCode(codeHash);
+  const code = await ctx.store.getCode(codeHash);
   if (!code) throw new InvalidGrantError("unknown authorization code");
   if (code.grantId !== null) {
-    ctx.store.revokeGrant(code.grantId, now);
+    await ctx.store.revokeGrant(code.grantId, now);
     throw new InvalidGrantError("authorization code was already used; the tokens issued for it are revoked");
   }
   if (code.expiresAt <= now) throw new InvalidGrantError("authorization code expired");
-  const client = clientOf(ctx, authenticated, code.clientId);
+  const client = await clientOf(ctx, authenticated, code.clientId);
   if (code.redirectUriGiven ? params.redirect_uri !== code.redirectUri : params.redirect_uri !== undefined && params.redirect_uri !== code.redirectUri) {
     throw new InvalidGrantError("redirect_uri differs from the authorization request");
   }
   if (!pkceMatches(params.code_verifier, code.codeChallenge)) throw new InvalidGrantError("code_verifier does not match the code_challenge");
   if (code.resource !== mcpResourceUrl(base)) throw new InvalidGrantError("the code was issued for another resource");
-  if (!ctx.keys.getActive(code.keyId)) throw new InvalidGrantError("the API key used to sign in was revoked");
+  if (!(await ctx.keys.getActive(code.keyId))) throw new InvalidGrantError("the API key used to sign in was revoked");
 
   const grant: Grant = {
     id: crypto.randomUUID(), clientId: code.clientId, keyId: code.keyId, scope: code.scope, resource: code.resource, revokedAt: null,
   };
   const refreshToken = client.info.grant_types?.includes("refresh_token") ? randomSecret() : undefined;
   const refreshExpiresAt = now + ctx.config.oauth.refreshTokenTtlSeconds;
-  if (!ctx.store.redeemCode(codeHash, grant, refreshToken === undefined ? null : hashSecret(refreshToken), refreshExpiresAt, now)) {
+  if (!(await ctx.store.redeemCode(codeHash, grant, refreshToken === undefined ? null : hashSecret(refreshToken), refreshExpiresAt, now))) {
     throw new InvalidGrantError("authorization code was already used");
   }
   return tokenResponse(ctx, grant, refreshToken, base);
@@ -105,36 +105,36 @@ async function refresh(ctx: BuiltInContext, params: Record<string, string>, auth
   if (!params.refresh_token) throw new InvalidRequestError("refresh_token is missing");
   const now = nowSeconds(ctx.now);
   const oldHash = hashSecret(params.refresh_token);
-  const stored = ctx.store.getRefreshToken(oldHash);
-  const grant = stored && ctx.store.getGrant(stored.grantId);
+  const stored = await ctx.store.getRefreshToken(oldHash);
+  const grant = stored && (await ctx.store.getGrant(stored.grantId));
   if (!stored || !grant || grant.revokedAt !== null) throw new InvalidGrantError("unknown or revoked refresh token");
-  const client = clientOf(ctx, authenticated, grant.clientId);
+  const client = await clientOf(ctx, authenticated, grant.clientId);
   if (!client.info.grant_types?.includes("refresh_token")) throw new UnauthorizedClientError("client did not register for refresh_token");
   if (stored.usedAt !== null) {
-    ctx.store.revokeGrant(grant.id, now);
+    await ctx.store.revokeGrant(grant.id, now);
     throw new InvalidGrantError("refresh token was already used; its whole token family is revoked");
   }
   if (stored.expiresAt <= now) throw new InvalidGrantError("refresh token expired");
-  if (!ctx.keys.getActive(grant.keyId)) {
-    ctx.store.revokeGrant(grant.id, now);
+  if (!(await ctx.keys.getActive(grant.keyId))) {
+    await ctx.store.revokeGrant(grant.id, now);
     throw new InvalidGrantError("the API key used to sign in was revoked");
   }
   const refreshToken = randomSecret();
-  const rotated = ctx.store.rotateRefreshToken(oldHash, hashSecret(refreshToken), grant.id, now + ctx.config.oauth.refreshTokenTtlSeconds, now);
+  const rotated = await ctx.store.rotateRefreshToken(oldHash, hashSecret(refreshToken), grant.id, now + ctx.config.oauth.refreshTokenTtlSeconds, now);
   if (!rotated) {
-    ctx.store.revokeGrant(grant.id, now);
+    await ctx.store.revokeGrant(grant.id, now);
     throw new InvalidGrantError("refresh token was already used; its whole token family is revoked");
   }
   return tokenResponse(ctx, grant, refreshToken, base);
 }
 
 /** The client a grant belongs to: the authenticated one, or, when none authenticated, a public owner. */
-function clientOf(ctx: BuiltInContext, authenticated: StoredClient | undefined, ownerId: string): StoredClient {
+async function clientOf(ctx: BuiltInContext, authenticated: StoredClient | undefined, ownerId: string): Promise<StoredClient> {
   if (authenticated) {
     if (authenticated.info.client_id !== ownerId) throw new InvalidGrantError("the grant belongs to another client");
     return authenticated;
   }
-  const owner = ctx.store.getClient(ownerId);
+  const owner = await ctx.store.getClient(ownerId);
   if (!owner) throw new InvalidGrantError("the client of this grant no longer exists");
   if (owner.secretHash !== null) throw new InvalidClientError("client authentication required");
   return owner;
@@ -143,15 +143,16 @@ function clientOf(ctx: BuiltInContext, authenticated: StoredClient | undefined, 
 async function tokenResponse(ctx: BuiltInContext, grant: Grant, refreshToken: string | undefined, base: string): Promise<OAuthTokens> {
   const ttl = ctx.config.oauth.accessTokenTtlSeconds;
   const issuedAt = nowSeconds(ctx.now);
+  const signingKey = ctx.signingKeys.current();
   const accessToken = await new SignJWT({ client_id: grant.clientId, scope: grant.scope, sid: grant.id })
-    .setProtectedHeader({ alg: SIGNING_ALG, kid: ctx.signingKey.kid, typ: "at+jwt" })
+    .setProtectedHeader({ alg: SIGNING_ALG, kid: signingKey.kid, typ: "at+jwt" })
     .setIssuer(base)
     .setAudience(mcpResourceUrl(base))
     .setSubject(grant.keyId)
     .setIssuedAt(issuedAt)
     .setExpirationTime(issuedAt + ttl)
     .setJti(crypto.randomUUID())
-    .sign(ctx.signingKey.privateKey);
+    .sign(signingKey.privateKey);
   return {
     access_token: accessToken,
     token_type: "Bearer",

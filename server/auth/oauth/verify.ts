@@ -2,7 +2,7 @@ import { InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.
 import { errors, jwtVerify, type JWTPayload } from "jose";
 import { mcpResourceUrl } from "../../base-url.ts";
 import { principalFromKey, type Principal } from "../principal.ts";
-import { SIGNING_ALG } from "./signing-key.ts";
+import { SIGNING_ALG, unknownKeyError } from "./signing-key.ts";
 import type { BuiltInContext } from "./tokens.ts";
 
 /**
@@ -16,9 +16,9 @@ export async function verifyBuiltInToken(ctx: BuiltInContext, token: string, bas
   if (typeof sub !== "string" || typeof clientId !== "string" || typeof sid !== "string") {
     throw new InvalidTokenError("token lacks sub, client_id or sid");
   }
-  const grant = ctx.store.getGrant(sid);
+  const grant = await ctx.store.getGrant(sid);
   if (!grant || grant.revokedAt !== null) throw new InvalidTokenError("token was revoked");
-  const key = ctx.keys.getActive(sub);
+  const key = await ctx.keys.getActive(sub);
   if (!key) throw new InvalidTokenError("the API key behind this token was revoked");
   return principalFromKey(key, "oauth", clientId);
 }
@@ -26,7 +26,7 @@ export async function verifyBuiltInToken(ctx: BuiltInContext, token: string, bas
 /** The grant a valid access token of ours belongs to; undefined for anything else (RFC 7009 ignores those). */
 export async function grantOfAccessToken(ctx: BuiltInContext, token: string, base: string): Promise<string | undefined> {
   try {
-    const { payload } = await jwtVerify(token, ctx.signingKey.publicKey, {
+    const { payload } = await jwtVerify(token, publicKeyOf(ctx), {
       issuer: base, algorithms: [SIGNING_ALG], typ: "at+jwt", currentDate: new Date(ctx.now()),
     });
     return typeof payload.sid === "string" ? payload.sid : undefined;
@@ -50,9 +50,18 @@ export function describeJoseError(error: unknown): string {
 
 // --- internal ---
 
+/** Picks the ring's key by the token's kid (so tokens signed before a rotation still verify). */
+function publicKeyOf(ctx: BuiltInContext) {
+  return async (header: { kid?: string }) => {
+    const key = await ctx.signingKeys.byKid(header.kid);
+    if (!key) throw unknownKeyError();
+    return key.publicKey;
+  };
+}
+
 async function verifySignedToken(ctx: BuiltInContext, token: string, base: string): Promise<JWTPayload> {
   try {
-    const { payload } = await jwtVerify(token, ctx.signingKey.publicKey, {
+    const { payload } = await jwtVerify(token, publicKeyOf(ctx), {
       issuer: base,
       audience: mcpResourceUrl(base),
       algorithms: [SIGNING_ALG],

@@ -1,0 +1,108 @@
+import { RedisClient } from "bun";
+
+/*
+ * Redis plumbing shared by the rate limiter and the shared auth stores: one way to open a client,
+ * run a Lua script and bound a command's wait. Nothing here knows what the keys mean.
+ */
+
+/** A Lua script with its SHA-1, for EVALSHA. */
+export interface RedisScript {
+  source: string;
+  sha: string;
+}
+
+export const CONNECT_TIMEOUT_MS = 1000;
+export const COMMAND_TIMEOUT_MS = 500;
+
+/** A Lua script ready for `runScript`. */
+export function defineScript(source: string): RedisScript {
+  return { source, sha: new Bun.CryptoHasher("sha1").update(source).digest("hex") };
+}
+
+/**
+ * A client that fails fast instead of queueing while disconnected. `autoReconnect` suits
+ * long-lived stores; the rate limiter manages reconnects itself and turns it off.
+ */
+export function createRedisClient(url: string, options: { autoReconnect?: boolean } = {}): RedisClient {
+  return new RedisClient(url, {
+    autoReconnect: options.autoReconnect ?? true,
+    enableOfflineQueue: false,
+    connectionTimeout: CONNECT_TIMEOUT_MS,
+  });
+}
+
+/**
+ * Opens a client for data that must be shared (keys, OAuth state) and checks it answers. Throws
+ * with the URL (password masked) when Redis cannot be reached, so a start-up fails loudly.
+ */
+export async function connectRedis(url: string): Promise<RedisClient> {
+  const client = createRedisClient(url);
+  try {
+    await withTimeout(client.connect(), CONNECT_TIMEOUT_MS * 2);
+    return client;
+  } catch (error) {
+    client.close();
+    throw new Error(`cannot reach Redis at ${maskPassword(url)}: ${error instanceof Error ? error.message : error}`, { cause: error });
+  }
+}
+
+/** Runs a script by SHA and sends its source only when Redis does not know it yet (NOSCRIPT). */
+export async function runScript(redis: RedisClient, script: RedisScript, keys: string[], args: string[]): Promise<unknown> {
+  const params = [String(keys.length), ...keys, ...args];
+  try {
+    return await redis.send("EVALSHA", [script.sha, ...params]);
+  } catch (error) {
+    if (!String((error as Error).message).startsWith("NOSCRIPT")) throw error;
+    return await redis.send("EVAL", [script.source, ...params]);
+  }
+}
+
+/** Rejects when `promise` takes longer than `ms`. */
+export function withTimeout<T>(promise: Promise<T>, ms = COMMAND_TIMEOUT_MS): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+// --- internal ---
+
+function maskPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.href;
+  } catch {
+    return "(unparsable REDIS_URL)";
+  }
+}
+
+/** Exclusive work across processes: only the holder of the lease does it. */
+export interface Lease {
+  /** True when this process now holds the lease (it expires by itself after its TTL). */
+  acquire(): Promise<boolean>;
+  /** Gives it up, only if this process still holds it. */
+  release(): Promise<void>;
+}
+
+/**
+ * A lease on `<name>` in Redis (SET NX PX with a random token; released by a compare-and-delete
+ * script), so a process that died holding it blocks the others for `ttlMs` at most.
+ */
+export function createRedisLease(redis: RedisClient, name: string, ttlMs: number): Lease {
+  const token = crypto.randomUUID();
+  return {
+    async acquire() {
+      return (await redis.send("SET", [name, token, "NX", "PX", String(ttlMs)])) === "OK";
+    },
+    async release() {
+      await runScript(redis, RELEASE, [name], [token]);
+    },
+  };
+}
+
+const RELEASE = defineScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`);
