@@ -1,4 +1,5 @@
 import { defineCommand } from "citty";
+import { invalidParameter } from "../../shared/errors.ts";
 import { formatSummary, ingestFile, StrictIngestError, type IngestProblem } from "../../server/ingest/ingest.ts";
 import { SUPPORTED_FORMATS } from "../../server/ingest/read.ts";
 import { loadConfig } from "../../server/config.ts";
@@ -15,6 +16,7 @@ export default defineCommand({
   args: {
     file: { type: "positional", description: "File of postings", required: true },
     strict: { type: "boolean", description: "Abort before writing anything if any record is invalid", default: false },
+    "batch-size": { type: "string", description: "Postings per commit (default 2000); a killed load keeps its whole batches" },
   },
   async run({ args }) {
     const config = loadConfig();
@@ -23,6 +25,7 @@ export default defineCommand({
     try {
       const summary = await ingestFile({ store, embedder }, args.file, {
         strict: args.strict,
+        ...(args["batch-size"] === undefined ? {} : { batchSize: batchSize(args["batch-size"]) }),
         onProgress: progress.update,
       });
       progress.finish();
@@ -39,6 +42,11 @@ export default defineCommand({
 });
 
 // --- internal ---
+
+function batchSize(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw invalidParameter("--batch-size must be a positive integer");
+  return Number(value);
+}
 
 function printProblems(problems: IngestProblem[]): void {
   for (const { ref, problem } of problems.slice(0, SHOWN_PROBLEMS)) console.error(`skipped ${ref}: ${problem}`);

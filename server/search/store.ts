@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as lancedb from "@lancedb/lancedb";
 import type { Table as ArrowTable } from "apache-arrow";
@@ -90,6 +90,11 @@ export interface JobStore {
   upsert(rows: StoredJob[]): Promise<void>;
   /** After a load: compacts fragments, brings the scalar and full-text indexes up to date, recounts term statistics. */
   finishLoad(): Promise<void>;
+  /**
+   * Whether a load wrote rows but did not finish (it was killed before or during finishLoad):
+   * the next load then finishes it even when it has nothing left to write.
+   */
+  loadPending(): boolean;
   /** How many postings use each word (for weighting query words); undefined before the first load. */
   termStats(): TermStats | undefined;
   /** The `limit` nearest postings among those matching `filters` (prefiltered), with cosine distance. */
@@ -201,6 +206,7 @@ function createStore(db: lancedb.Connection, table: lancedb.Table, dataDir: stri
 
     async upsert(rows) {
       if (rows.length === 0) return;
+      markLoadPending(dataDir);
       // Idempotent (same ids, same rows), so safe to run again after a conflict.
       await retryConflicts(() => table.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows.map(toArrowRow)));
     },
@@ -209,7 +215,10 @@ function createStore(db: lancedb.Connection, table: lancedb.Table, dataDir: stri
       await retryConflicts(() => table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) }));
       await ensureIndexes(table);
       await writeTermStats(table, dataDir);
+      rmSync(join(dataDir, LOAD_PENDING_FILE), { force: true });
     },
+
+    loadPending: () => existsSync(join(dataDir, LOAD_PENDING_FILE)),
 
     termStats: termStatsReader(dataDir),
 
@@ -346,6 +355,14 @@ function createStore(db: lancedb.Connection, table: lancedb.Table, dataDir: stri
       db.close();
     },
   };
+}
+
+/** Present in DATA_DIR from a load's first write until its finishLoad completed. */
+const LOAD_PENDING_FILE = "load-pending";
+
+function markLoadPending(dataDir: string): void {
+  const path = join(dataDir, LOAD_PENDING_FILE);
+  if (!existsSync(path)) writeFileSync(path, "");
 }
 
 /** Bytes of every file under `dir` (0 when it does not exist). */
