@@ -28,7 +28,7 @@ const versions = new Map<string, Set<string>>();
 beforeAll(async () => {
   work = tempDir("jobsearch-safety-");
   const records = (await readRecords(SHARED_DATA)).slice(0, 3000).map((r) => r.value as Posting);
-  const earlier = records.slice(0, 1000).map((r) => ({ ...r, job_title: `${r.job_title ?? "Job"} (earlier version)` }));
+  const earlier: Posting[] = records.slice(0, 1000).map((r) => ({ ...r, job_title: `${r.job_title ?? "Job"} (earlier version)` }));
   for (const posting of [...earlier, ...records]) {
     const url = String(posting.job_url);
     versions.set(url, (versions.get(url) ?? new Set()).add(JSON.stringify(resultFields(posting))));
