@@ -30,6 +30,8 @@ export const EXAMPLES: Record<string, string[]> = {
   "keys create": ["bun run cli keys create --name web-frontend", "bun run cli keys create --name partner --rate-limit 600 --json"],
   "keys list": ["bun run cli keys list", "bun run cli keys list --json"],
   "keys revoke": ["bun run cli keys revoke 3f9a0c1d2e4b5a67"],
+  backup: ["bun run cli backup /srv/backups/jobs-$(date +%F)", "DATA_DIR=/srv/jobs bun run cli backup /mnt/nas/jobs --json"],
+  restore: ["DATA_DIR=/srv/jobs-new bun run cli restore /srv/backups/jobs-2026-11-22", "bun run cli restore /srv/backups/jobs-2026-11-22 --force"],
   model: ["bun run cli model build"],
   "model build": ["bun run cli model build", "MODELS_DIR=/srv/models bun run cli model build"],
 };

@@ -19,6 +19,8 @@ const main = defineCommand({
     cities: () => import("./commands/cities.ts").then((m) => m.default),
     ingest: () => import("./commands/ingest.ts").then((m) => m.default),
     stats: () => import("./commands/stats.ts").then((m) => m.default),
+    backup: () => import("./commands/backup.ts").then((m) => m.default),
+    restore: () => import("./commands/restore.ts").then((m) => m.default),
     keys: () => import("./commands/keys.ts").then((m) => m.default),
     oauth: () => import("./commands/oauth.ts").then((m) => m.default),
     config: () => import("./commands/config.ts").then((m) => m.default),

@@ -95,5 +95,5 @@ export async function spawnServer(dataDir: string, env: Record<string, string> =
     await proc.exited;
     return new Response(proc.stdout).text();
   };
-  return { ready, stop, log };
+  return { ready, stop, log, proc };
 }

@@ -1,4 +1,5 @@
 import { defineCommand } from "citty";
+import { invalidParameter } from "../../shared/errors.ts";
 import { MAPPABLE_FIELDS, parseColumnMap, type ColumnMap } from "../../server/ingest/columns.ts";
 import { formatSummary, ingestRecords, StrictIngestError, type IngestProblem } from "../../server/ingest/ingest.ts";
 import { detectFormat, INPUT_FORMATS, readRecords, SUPPORTED_FORMATS, type InputFormat } from "../../server/ingest/read.ts";
@@ -24,6 +25,7 @@ export default defineCommand({
       type: "string",
       description: `csv: fill a field from a column, field=column (repeatable). Fields: ${MAPPABLE_FIELDS.join(", ")}`,
     },
+    "batch-size": { type: "string", description: "Postings per commit (default 2000); a killed load keeps its whole batches" },
   },
   async run({ args, rawArgs }) {
     const map = columnMap(rawArgs);
@@ -36,7 +38,11 @@ export default defineCommand({
     const { store, embedder } = await openLocalStore(config);
     const progress = createProgress();
     try {
-      const summary = await ingestRecords({ store, embedder }, records, { strict: args.strict, onProgress: progress.update });
+      const summary = await ingestRecords({ store, embedder }, records, {
+        strict: args.strict,
+        ...(args["batch-size"] === undefined ? {} : { batchSize: batchSize(args["batch-size"]) }),
+        onProgress: progress.update,
+      });
       progress.finish();
       printProblems(summary.problems);
       console.log(formatSummary(summary));
@@ -85,6 +91,11 @@ function usageError(message: string): Error {
   const error = new Error(message);
   error.name = "CLIError";
   return error;
+}
+
+function batchSize(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw invalidParameter("--batch-size must be a positive integer");
+  return Number(value);
 }
 
 function printProblems(problems: IngestProblem[]): void {

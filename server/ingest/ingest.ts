@@ -51,7 +51,9 @@ export async function ingestFile(
 /**
  * Validates every record, then upserts the valid ones by id in batches: new ids are inserted,
  * changed postings replaced, identical ones left alone (neither embedded nor written), so
- * re-running a load changes nothing. With `strict`, throws StrictIngestError before any write.
+ * re-running a load changes nothing. Each batch is one commit, so a load killed at any point leaves
+ * the table at a batch boundary, and running it again completes it. With `strict`, throws
+ * StrictIngestError before any write.
  */
 export async function ingestRecords(
   deps: { store: JobStore; embedder: Embedder },
@@ -89,7 +91,8 @@ export async function ingestRecords(
     summary.unchanged += batch.length - changed.length;
     options.onProgress?.(Math.min(start + batchSize, valid.length), valid.length);
   }
-  if (summary.inserted + summary.updated > 0) await deps.store.finishLoad();
+  // A load killed after its writes left the table unfinished: the re-run finishes it.
+  if (summary.inserted + summary.updated > 0 || (await deps.store.loadPending())) await deps.store.finishLoad();
   summary.seconds = (performance.now() - started) / 1000;
   return summary;
 }

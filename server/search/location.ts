@@ -1,5 +1,5 @@
 import { S3Client } from "bun";
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /**
@@ -20,6 +20,8 @@ export interface SideFile {
   read(): Promise<string | undefined>;
   /** Replaces the file whole: readers see the old or the new text, never a part. */
   write(text: string): Promise<void>;
+  /** Deletes the file; nothing happens when it is missing. */
+  remove(): Promise<void>;
 }
 
 /** Whether `uri` names an object store (`s3://…`) rather than a local folder. */
@@ -47,6 +49,9 @@ export function sideFile(location: TableLocation, name: string): SideFile {
     },
     async write(text) {
       await file.write(text); // a PUT replaces the object atomically
+    },
+    async remove() {
+      await file.delete(); // S3 DELETE succeeds for a missing key too
     },
   };
 }
@@ -90,6 +95,9 @@ function localFile(path: string): SideFile {
     async write(text) {
       writeFileSync(`${path}.tmp`, text);
       renameSync(`${path}.tmp`, path);
+    },
+    async remove() {
+      rmSync(path, { force: true });
     },
   };
 }

@@ -94,6 +94,11 @@ export interface JobStore {
   upsert(rows: StoredJob[]): Promise<void>;
   /** After a load: compacts fragments, brings the scalar and full-text indexes up to date, recounts term statistics. */
   finishLoad(): Promise<void>;
+  /**
+   * Whether a load wrote rows but did not finish (it was killed before or during finishLoad):
+   * the next load then finishes it even when it has nothing left to write.
+   */
+  loadPending(): Promise<boolean>;
   /** How many postings use each word (for weighting query words); undefined before the first load. */
   termStats(): TermStats | undefined;
   /** The `limit` nearest postings among those matching `filters` (prefiltered), with cosine distance. */
@@ -187,6 +192,7 @@ async function checkModel(table: lancedb.Table, options: StoreOptions): Promise<
 
 async function createStore(db: lancedb.Connection, table: lancedb.Table, location: TableLocation): Promise<JobStore> {
   const termStats = termStatsReader(sideFile(location, TERM_STATS_FILE));
+  const pending = sideFile(location, LOAD_PENDING_FILE);
   // Missing or unreadable statistics only make ranking weigh words equally until the next look.
   await termStats.refresh().catch(() => {});
   const decoded = new PostingCache(POSTING_CACHE_SIZE);
@@ -222,6 +228,7 @@ async function createStore(db: lancedb.Connection, table: lancedb.Table, locatio
 
     async upsert(rows) {
       if (rows.length === 0) return;
+      if ((await pending.tag()) === undefined) await pending.write("");
       // Idempotent (same ids, same rows), so safe to run again after a conflict.
       await retryConflicts(() => table.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows.map(toArrowRow)));
     },
@@ -230,7 +237,10 @@ async function createStore(db: lancedb.Connection, table: lancedb.Table, locatio
       await retryConflicts(() => table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) }));
       await ensureIndexes(table);
       termStats.set(await writeTermStats(table, sideFile(location, TERM_STATS_FILE)));
+      await pending.remove();
     },
+
+    loadPending: async () => (await pending.tag()) !== undefined,
 
     termStats: termStats.get,
 
@@ -369,6 +379,9 @@ async function createStore(db: lancedb.Connection, table: lancedb.Table, locatio
     },
   };
 }
+
+/** Beside the table from a load's first write until its finishLoad completed. */
+const LOAD_PENDING_FILE = "load-pending";
 
 /** What a search reads of each candidate; each retriever reads it along with its matches. */
 function candidateColumns(full: boolean): string[] {
