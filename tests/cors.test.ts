@@ -33,7 +33,8 @@ const listOf = (header: string | null) => (header ?? "").split(",").map((part) =
 
 describe("/mcp and browser origins", () => {
   test("a foreign Origin gets 403 JSON-RPC before authentication, whatever the credentials", async () => {
-    for (const headers of [{ origin: EVIL, "x-api-key": t.apiKey }, { origin: EVIL }, { origin: "null" }]) {
+    const attempts: Record<string, string>[] = [{ origin: EVIL, "x-api-key": t.apiKey }, { origin: EVIL }, { origin: "null" }];
+    for (const headers of attempts) {
       const response = await mcp(headers);
       expect(response.status).toBe(403);
       expect(response.headers.get("access-control-allow-origin")).toBeNull();
