@@ -45,6 +45,14 @@ const ConfigSchema = z.object({
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   /** The service's public base URL (issuer, resource and links); unset = the origin each request came to. */
   PUBLIC_URL: z.url().optional(),
+  /** Browser origins besides the service's own that may call /mcp and /v1 (CORS); `*` = any. */
+  ALLOWED_ORIGINS: z
+    .string()
+    .transform((text) => text.split(",").map((origin) => origin.trim().replace(/\/+$/, "")).filter(Boolean))
+    .pipe(z.array(z.string().refine(isOrigin, "each entry must be an origin such as https://app.example.com, or *")))
+    .default([]),
+  /** How many proxies in front append to X-Forwarded-For; 0 = the socket's address is the client. */
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   /** Requests per minute per principal when its API key sets no limit of its own. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   /** Shared state for several server processes: rate-limit counters, API keys, OAuth state; unset = memory and DATA_DIR. */
@@ -89,6 +97,10 @@ export interface Config {
   metricsToken?: string;
   /** Without trailing slash; undefined = derive from each request. */
   publicUrl?: string;
+  /** Extra browser origins allowed on /mcp and /v1 (the service's own is always allowed); "*" = any. */
+  allowedOrigins: string[];
+  /** Proxies in front that append to X-Forwarded-For; 0 = trust only the socket. */
+  trustProxy: number;
   rateLimit: { perMinute: number; redisUrl?: string };
   /** Set: API keys, OAuth state and rate-limit counters live in this Redis, shared by every process. */
   redisUrl?: string;
@@ -130,6 +142,8 @@ export function loadConfig(env: Record<string, string | undefined> = Bun.env): C
     ...(c.LOG_FORMAT ? { logFormat: c.LOG_FORMAT } : {}),
     ...(c.METRICS_TOKEN ? { metricsToken: c.METRICS_TOKEN } : {}),
     ...(c.PUBLIC_URL ? { publicUrl: c.PUBLIC_URL.replace(/\/+$/, "") } : {}),
+    allowedOrigins: c.ALLOWED_ORIGINS,
+    trustProxy: c.TRUST_PROXY,
     rateLimit: { perMinute: c.RATE_LIMIT_PER_MINUTE, ...(c.REDIS_URL ? { redisUrl: c.REDIS_URL } : {}) },
     ...(c.REDIS_URL ? { redisUrl: c.REDIS_URL } : {}),
     oauth: {
@@ -165,6 +179,16 @@ function tableLocation(c: z.infer<typeof ConfigSchema>, dataDir: string): TableL
     ...(allowHttp ? { allow_http: "true" } : {}),
   };
   return { uri: c.DATA_URI.replace(/\/+$/, ""), storageOptions: options };
+}
+
+/** `*`, or scheme://host[:port] exactly as a browser sends it in Origin. */
+function isOrigin(text: string): boolean {
+  if (text === "*") return true;
+  try {
+    return new URL(text).origin === text;
+  } catch {
+    return false;
+  }
 }
 
 /** An empty variable counts as unset, as shells and compose files often leave them. */

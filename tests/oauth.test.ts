@@ -14,6 +14,7 @@ import { readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { openKeyStore, type KeyStore } from "../server/auth/api-keys.ts";
 import { createOAuthServer, type OAuthServer } from "../server/auth/oauth/server.ts";
+import { createMemoryRateLimiter } from "../server/auth/rate-limit.ts";
 import type { Config } from "../server/config.ts";
 import { oauthRoutes } from "../server/routes/oauth.ts";
 import { tempDir, testConfig } from "./helpers.ts";
@@ -33,7 +34,8 @@ async function startHarness(env: Record<string, string> = {}): Promise<Harness> 
   const config = testConfig(dataDir, env);
   const keys = openKeyStore(dataDir);
   const oauth = await createOAuthServer({ config, keys });
-  const app = new Elysia().use(oauthRoutes({ config, oauth })).listen({ port: 0, hostname: "127.0.0.1" });
+  const limiter = createMemoryRateLimiter();
+  const app = new Elysia().use(oauthRoutes({ config, oauth, limiter })).listen({ port: 0, hostname: "127.0.0.1" });
   return {
     base: `http://127.0.0.1:${app.server!.port}`,
     dataDir,
@@ -268,6 +270,32 @@ describe("built-in authorization server", () => {
       expect(form.fields.csrf_token).toMatch(/^\d+\.[A-Za-z0-9_-]{43}$/);
     });
 
+    test("every HTML page is unframeable, script-free by CSP, not cached, not sniffed and sends no Referer", async () => {
+      const client = await registerPublic(t.base);
+      const url = authorizeUrl(t.base, standardParams(t.base, client.client_id, pkce().challenge));
+      const form = parseForm(await (await fetch(url)).text());
+      const pages = [
+        await fetch(url), // the sign-in and consent form
+        await fetch(authorizeUrl(t.base, { client_id: "nobody" })), // 400 error page
+        await postForm(form.action, { ...form.fields, api_key: apiKey }, { origin: "https://evil.example" }), // 403 page
+      ];
+      expect(pages.map((page) => page.status)).toEqual([200, 400, 403]);
+      for (const page of pages) {
+        expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+        expect(page.headers.get("x-frame-options")).toBe("DENY");
+        expect(page.headers.get("x-content-type-options")).toBe("nosniff");
+        expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+        expect(page.headers.get("cache-control")).toBe("no-store");
+        const csp = Object.fromEntries(
+          page.headers.get("content-security-policy")!.split(";").map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]),
+        );
+        expect(csp["default-src"]).toEqual(["'none'"]);
+        expect(csp["script-src"]).toBeUndefined(); // so scripts fall back to default-src 'none'
+        expect(csp["frame-ancestors"]).toEqual(["'none'"]);
+        expect(csp["base-uri"]).toEqual(["'none'"]);
+      }
+    });
+
     test("re-shows the form with an error for a wrong or revoked API key", async () => {
       const client = await registerPublic(t.base);
       const { challenge } = pkce();
@@ -419,6 +447,23 @@ describe("built-in authorization server", () => {
       expect((await token(t.base, base)).status).toBe(200);
     });
 
+    test("a code is good for 60 s only", async () => {
+      const client = await registerPublic(t.base);
+      const at = (offsetMs: number) => createOAuthServer({ config: t.config, keys: t.keys, now: () => Date.now() + offsetMs });
+      const redeem = async (offsetMs: number) => {
+        const { code, verifier } = await codeFor(t, client.client_id, apiKey);
+        const server = await at(offsetMs);
+        const params = { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: client.client_id };
+        try {
+          return await server.authorizationServer!.token(params, null, t.base).then(() => "ok", (error: Error) => error.message);
+        } finally {
+          server.close();
+        }
+      };
+      expect(await redeem(55_000)).toBe("ok");
+      expect(await redeem(61_000)).toBe("authorization code expired");
+    });
+
     test("refuses an unknown grant type and a missing one", async () => {
       await expectOAuthError(await token(t.base, { grant_type: "client_credentials" }), 400, "unsupported_grant_type");
       await expectOAuthError(await token(t.base, {}), 400, "invalid_request");
@@ -532,6 +577,92 @@ describe("built-in authorization server", () => {
       expect((await restarted.verifyBearer(tokens.access_token, t.base)).keyId).toBe(keyId);
       restarted.close();
     });
+  });
+});
+
+describe("sign-in brute-force protection", () => {
+  /** GET the form, then POST it with `apiKey` from the address X-Forwarded-For names. */
+  async function signInFrom(t: Harness, clientId: string, apiKey: string, forwardedFor: string) {
+    const page = await fetch(authorizeUrl(t.base, standardParams(t.base, clientId, pkce().challenge)));
+    const form = parseForm(await page.text());
+    return postForm(form.action, { ...form.fields, api_key: apiKey }, { "x-forwarded-for": forwardedFor });
+  }
+  const wrongSecret = (key: string) => `${key.slice(0, -3)}${key.endsWith("AAA") ? "BBB" : "AAA"}`;
+
+  async function expectLockedOut(response: Response) {
+    expect(response.status).toBe(429);
+    expect(response.headers.get("location")).toBeNull();
+    const retryAfter = Number(response.headers.get("retry-after"));
+    // The 10th failure in a burst frees the next attempt 90 s later (15 min / 10), plus up to 1 s jitter.
+    expect(retryAfter).toBeGreaterThanOrEqual(90);
+    expect(retryAfter).toBeLessThanOrEqual(91);
+    expect(response.headers.get("content-type")).toContain("text/html");
+    expect(response.headers.get("x-frame-options")).toBe("DENY");
+    const html = await response.text();
+    expect(html).toContain("Too many wrong API keys");
+    expect(html).toContain("Try again in 2 minutes.");
+    expect(html).not.toContain("<form");
+  }
+
+  test("behind a proxy (TRUST_PROXY=1), 10 wrong keys lock the client address out, correct keys included; other addresses go on", async () => {
+    const t = await startHarness({ TRUST_PROXY: "1" });
+    try {
+      const alice = await t.keys.create("alice");
+      const client = await registerPublic(t.base);
+      for (let i = 0; i < 10; i++) {
+        // What the client wrote on the left is ignored; the proxy appended the real address.
+        const response = await signInFrom(t, client.client_id, `guess-${i}`, `10.9.9.${i}, 203.0.113.7`);
+        expect(response.status).toBe(200);
+        expect(await response.text()).toContain("That API key is not valid");
+      }
+      await expectLockedOut(await signInFrom(t, client.client_id, alice.key, "10.0.0.1, 203.0.113.7"));
+      expect((await signInFrom(t, client.client_id, alice.key, "203.0.113.8")).status).toBe(302);
+    } finally {
+      await t.stop();
+    }
+  });
+
+  test("10 wrong secrets for one key id, from any addresses, lock that key's sign-in; other keys go on", async () => {
+    const t = await startHarness({ TRUST_PROXY: "1" });
+    try {
+      const alice = await t.keys.create("alice");
+      const bob = await t.keys.create("bob");
+      const client = await registerPublic(t.base);
+      for (let i = 0; i < 10; i++) {
+        expect((await signInFrom(t, client.client_id, wrongSecret(alice.key), `198.51.100.${i}`)).status).toBe(200);
+      }
+      await expectLockedOut(await signInFrom(t, client.client_id, alice.key, "198.51.100.200"));
+      expect((await signInFrom(t, client.client_id, bob.key, "198.51.100.200")).status).toBe(302);
+    } finally {
+      await t.stop();
+    }
+  });
+
+  test("without TRUST_PROXY the socket address counts and X-Forwarded-For cannot spread the attempts", async () => {
+    const t = await startHarness();
+    try {
+      const alice = await t.keys.create("alice");
+      const client = await registerPublic(t.base);
+      for (let i = 0; i < 10; i++) {
+        expect((await signInFrom(t, client.client_id, `guess-${i}`, `192.0.2.${i}`)).status).toBe(200);
+      }
+      await expectLockedOut(await signInFrom(t, client.client_id, alice.key, "192.0.2.99"));
+    } finally {
+      await t.stop();
+    }
+  });
+
+  test("successful sign-ins and empty submissions are not counted", async () => {
+    const t = await startHarness();
+    try {
+      const alice = await t.keys.create("alice");
+      const client = await registerPublic(t.base);
+      for (let i = 0; i < 12; i++) expect((await signInFrom(t, client.client_id, alice.key, "x")).status).toBe(302);
+      for (let i = 0; i < 12; i++) expect((await signInFrom(t, client.client_id, "", "x")).status).toBe(200);
+      expect((await signInFrom(t, client.client_id, alice.key, "x")).status).toBe(302);
+    } finally {
+      await t.stop();
+    }
   });
 });
 

@@ -127,6 +127,30 @@ function behaviourSuite(make: MakeLimiter) {
     expect([...seen].sort()).toEqual([1, 2]);
   });
 
+  test("counts over another period: 10 per 15 minutes refills one every 90 s", async () => {
+    const clock = fakeClock();
+    const limiter = make({ now: clock.now });
+    const window = { periodMs: 15 * 60_000 };
+    const burst = [];
+    for (let i = 0; i < 11; i++) burst.push(await limiter.hit("signin:ip:a", 10, window));
+    expect(burst.map((d) => d.allowed)).toEqual([...Array(10).fill(true), false]);
+    expect(burst[10]!.retryAfter).toBeGreaterThanOrEqual(90);
+    expect(burst[10]!.retryAfter).toBeLessThanOrEqual(91);
+    clock.advance(89_999);
+    expect((await limiter.hit("signin:ip:a", 10, window)).allowed).toBe(false);
+    clock.advance(1);
+    expect((await limiter.hit("signin:ip:a", 10, window)).allowed).toBe(true);
+  });
+
+  test("peeking decides like a hit but counts nothing", async () => {
+    const limiter = make({ now: fakeClock().now });
+    for (let i = 0; i < 5; i++) expect(await limiter.hit("key:a", 2, { peek: true })).toMatchObject({ allowed: true, remaining: 1 });
+    await hits(limiter, "key:a", 2, 2);
+    const peeked = await limiter.hit("key:a", 2, { peek: true });
+    expect(peeked.allowed).toBe(false);
+    expect(peeked.retryAfter).toBeGreaterThanOrEqual(30);
+  });
+
   test.each([0, -1, 1.5, Number.NaN])("rejects a limit of %d per minute", async (limit) => {
     const limiter = make({ now: fakeClock().now });
     await expect(limiter.hit("key:a", limit)).rejects.toMatchObject({ code: "INTERNAL_ERROR" });

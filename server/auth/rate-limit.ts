@@ -21,9 +21,19 @@ export interface RateDecision {
   retryAfter: number;
 }
 
+export interface HitOptions {
+  /** The window `limit` counts over; default one minute. */
+  periodMs?: number;
+  /** Only ask: the decision the next hit would get, nothing counted (e.g. "is this IP locked out?"). */
+  peek?: boolean;
+}
+
 export interface RateLimiter {
-  /** Counts one request of the principal when it is allowed; a refused request costs nothing. */
-  hit(principalId: string, limitPerMinute: number): Promise<RateDecision>;
+  /**
+   * Counts one request of the principal when it is allowed; a refused request costs nothing.
+   * `limit` requests per minute, or per `options.periodMs`.
+   */
+  hit(principalId: string, limit: number, options?: HitOptions): Promise<RateDecision>;
   close(): Promise<void> | void;
 }
 
@@ -37,14 +47,14 @@ export function createMemoryRateLimiter(options: { now?: () => number; random?: 
   const arrivals = new Map<string, number>();
   let nextSweep = 0;
   return {
-    async hit(principalId, limitPerMinute) {
+    async hit(principalId, limit, options = {}) {
       const at = toMicros(now());
       if (at >= nextSweep) {
         for (const [id, tat] of arrivals) if (tat <= at) arrivals.delete(id);
         nextSweep = at + MINUTE_US;
       }
-      const step = gcra(arrivals.get(principalId), at, limitPerMinute);
-      if (step.allowed) arrivals.set(principalId, step.tat);
+      const step = gcra(arrivals.get(principalId), at, limit, periodOf(options));
+      if (step.allowed && !options.peek) arrivals.set(principalId, step.tat);
       return decide(step, random);
     },
     close() {
@@ -110,13 +120,14 @@ export function createRedisRateLimiter(
   };
 
   return {
-    async hit(principalId, limitPerMinute) {
-      checkLimit(limitPerMinute);
+    async hit(principalId, limit, options = {}) {
+      checkLimit(limit);
       const redis = closed ? undefined : await connection();
       if (redis) {
         try {
           const at = now ? String(toMicros(now())) : "";
-          const reply = await withTimeout(runScript(redis, GCRA, [prefix + principalId], [String(limitPerMinute), at]));
+          const args = [String(limit), at, String(periodOf(options)), options.peek ? "1" : ""];
+          const reply = await withTimeout(runScript(redis, GCRA, [prefix + principalId], args));
           if (failing) log.info("rate limit: Redis is back");
           failing = false;
           const [allowed, remaining, waitUs] = reply as [number, number, number];
@@ -125,7 +136,7 @@ export function createRedisRateLimiter(
           if (client === redis) fail(error);
         }
       }
-      return fallback.hit(principalId, limitPerMinute);
+      return fallback.hit(principalId, limit, options);
     },
     async close() {
       closed = true;
@@ -165,10 +176,10 @@ interface Step {
   tat: number;
 }
 
-/** One GCRA step; `runScript` below is the same in Lua, keep them in step. */
-function gcra(storedTat: number | undefined, now: number, limit: number): Step {
+/** One GCRA step over a period of `periodUs`; `runScript` below is the same in Lua, keep them in step. */
+function gcra(storedTat: number | undefined, now: number, limit: number, periodUs: number): Step {
   checkLimit(limit);
-  const interval = Math.ceil(MINUTE_US / limit);
+  const interval = Math.ceil(periodUs / limit);
   const tat = Math.max(storedTat ?? now, now) + interval;
   const allowAt = tat - interval * limit;
   if (allowAt > now) return { allowed: false, remaining: 0, waitUs: allowAt - now, tat };
@@ -183,6 +194,14 @@ function decide(step: Omit<Step, "tat">, random: () => number): RateDecision {
   return { allowed: false, remaining: 0, retryAfter: Math.max(1, Math.ceil((step.waitUs + jitterUs) / 1_000_000)) };
 }
 
+function periodOf(options: HitOptions): number {
+  const periodUs = options.periodMs === undefined ? MINUTE_US : toMicros(options.periodMs);
+  if (!Number.isInteger(periodUs) || periodUs < 1) {
+    throw new AppError("INTERNAL_ERROR", `rate limit period must be a positive number of ms, got ${options.periodMs}`);
+  }
+  return periodUs;
+}
+
 function checkLimit(limit: number): void {
   if (!Number.isInteger(limit) || limit < 1) {
     throw new AppError("INTERNAL_ERROR", `rate limit must be a positive whole number per minute, got ${limit}`);
@@ -193,7 +212,8 @@ function toMicros(ms: number): number {
   return Math.round(ms * 1000);
 }
 
-// KEYS[1] principal key; ARGV[1] limit per minute, ARGV[2] now in µs or "" for Redis' clock.
+// KEYS[1] principal key; ARGV[1] limit per period, ARGV[2] now in µs or "" for Redis' clock,
+// ARGV[3] the period in µs, ARGV[4] "1" to peek (decide, store nothing).
 // Returns {allowed 0|1, remaining, wait µs}. string.format('%d') keeps 16-digit µs exact.
 const GCRA_LUA = `
 local limit = tonumber(ARGV[1])
@@ -202,10 +222,11 @@ if not now then
   local t = redis.call('TIME')
   now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 end
-local interval = math.ceil(${MINUTE_US} / limit)
+local interval = math.ceil(tonumber(ARGV[3]) / limit)
 local tat = math.max(tonumber(redis.call('GET', KEYS[1])) or now, now) + interval
 local allowAt = tat - interval * limit
 if allowAt > now then return {0, 0, allowAt - now} end
+if ARGV[4] == '1' then return {1, math.floor((now - allowAt) / interval), 0} end
 redis.call('SET', KEYS[1], string.format('%d', tat), 'PX', string.format('%d', math.ceil((tat - now) / 1000)))
 return {1, math.floor((now - allowAt) / interval), 0}
 `;

@@ -10,6 +10,7 @@ import { enforceRateLimit, type RateLimiter } from "../auth/rate-limit.ts";
 import { baseUrl, resourceMetadataUrl } from "../base-url.ts";
 import { readBodyText } from "../body-limit.ts";
 import type { Config } from "../config.ts";
+import { corsHeaders, foreignOrigin, preflightResponse } from "../cors.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../ops/metrics.ts";
 import { notePrincipal, noteTool } from "../ops/request-context.ts";
@@ -31,10 +32,18 @@ export interface McpDeps extends SearchDeps {
  * POST /mcp: Streamable HTTP in stateless mode, a fresh server and transport per request.
  * Bearer token first, `x-api-key` as the fallback; then the rate limit; then the SDK.
  * GET and DELETE answer 405 (stateless mode has no stream to open or session to end).
+ * A browser page from an origin that is not allowed gets 403 before anything else (see cors.ts).
  */
 export function mcpRoutes(deps: McpDeps) {
   const notAllowed = () => new Response(null, { status: 405, headers: { allow: "POST" } });
   return new Elysia({ name: "mcp-routes" })
+    .options("/mcp", ({ request }) => preflightResponse(deps.config, request, "GET, POST, DELETE"), { detail: { hide: true } })
+    .onBeforeHandle(({ request, set }) => {
+      Object.assign(set.headers, corsHeaders(deps.config, request));
+      if (foreignOrigin(deps.config, request) !== undefined) {
+        return jsonRpcError(403, -32000, "Forbidden: requests from this Origin are not allowed", String(set.headers["x-request-id"]));
+      }
+    })
     .get("/mcp", notAllowed, { detail: { hide: true } })
     .delete("/mcp", notAllowed, { detail: { hide: true } })
     .post("/mcp", ({ request, set }) => handleMcp(deps, request, String(set.headers["x-request-id"])), { parse: "none", detail: mcpOperation });

@@ -4,16 +4,20 @@ import type { AuthorizationCheck, AuthorizationRequest } from "../auth/oauth/aut
 import { authorizationServerMetadata, protectedResourceMetadata } from "../auth/oauth/metadata.ts";
 import { PAGE_HEADERS, renderErrorPage, renderSignInPage } from "../auth/oauth/page.ts";
 import type { AuthorizationServer, OAuthServer } from "../auth/oauth/server.ts";
+import { createSignInLimit, type SignInLimit } from "../auth/oauth/sign-in-limit.ts";
+import type { RateLimiter } from "../auth/rate-limit.ts";
 import { baseUrl } from "../base-url.ts";
 import * as docs from "../openapi/mcp-operations.ts";
+import { clientIp } from "../client-ip.ts";
 import type { Config } from "../config.ts";
 
 /**
  * OAuth for /mcp: RFC 9728 resource metadata always; the built-in authorization server's
  * metadata, /register, /authorize, /token and /revoke only when no external issuer is configured.
  * Errors are answered here in OAuth's own shapes (RFC 6749 §5.2, RFC 7591 §3.2.2), never thrown on.
+ * Failed sign-ins count per client address and key id on `limiter` (sign-in-limit.ts).
  */
-export function oauthRoutes(deps: { config: Config; oauth: OAuthServer }) {
+export function oauthRoutes(deps: { config: Config; oauth: OAuthServer; limiter: RateLimiter }) {
   const { config, oauth } = deps;
   const resourceMetadata = ({ request }: { request: Request }) =>
     json(protectedResourceMetadata(baseUrl(config.publicUrl, request), config));
@@ -21,13 +25,15 @@ export function oauthRoutes(deps: { config: Config; oauth: OAuthServer }) {
     .get("/.well-known/oauth-protected-resource", resourceMetadata, { detail: docs.resourceMetadataOperation })
     .get("/.well-known/oauth-protected-resource/mcp", resourceMetadata, { detail: docs.resourceMetadataOperation })
     .options("/.well-known/*", preflight);
-  if (oauth.authorizationServer) plugin.use(authorizationServerRoutes(config, oauth.authorizationServer));
+  if (oauth.authorizationServer) {
+    plugin.use(authorizationServerRoutes(config, oauth.authorizationServer, createSignInLimit(deps.limiter)));
+  }
   return plugin;
 }
 
 // --- internal ---
 
-function authorizationServerRoutes(config: Config, as: AuthorizationServer) {
+function authorizationServerRoutes(config: Config, as: AuthorizationServer, signIn: SignInLimit) {
   const base = (request: Request) => baseUrl(config.publicUrl, request);
   return new Elysia()
     .get("/.well-known/oauth-authorization-server", ({ request }) => json(authorizationServerMetadata(base(request))), { detail: docs.authorizationServerMetadataOperation })
@@ -39,7 +45,7 @@ function authorizationServerRoutes(config: Config, as: AuthorizationServer) {
       return answerCheck(await as.checkAuthorization(params, b), (authRequest) =>
         page(200, renderSignInPage({ request: authRequest, action: `${b}/authorize`, formToken: as.formToken(authRequest, b) })));
     }, { detail: docs.authorizeOperation })
-    .post("/authorize", async ({ request }) => {
+    .post("/authorize", async ({ request, server }) => {
       const b = base(request);
       if (crossSite(request, b)) return page(403, renderErrorPage("Request refused", "This form can only be sent from this site's own sign-in page."));
       const params = await bodyParams(request).catch((error: unknown) => {
@@ -52,8 +58,13 @@ function authorizationServerRoutes(config: Config, as: AuthorizationServer) {
           return page(400, renderErrorPage("Sign-in form expired", "Go back to your application and start signing in again."));
         }
         if (params.decision === "deny") return redirect(as.deny(authRequest, b));
-        const location = await as.approve(authRequest, params.api_key ?? "", b);
+        const apiKey = params.api_key ?? "";
+        const ip = clientIp(request, server?.requestIP(request)?.address, config.trustProxy);
+        const wait = await signIn.lockedFor(ip, apiKey);
+        if (wait !== undefined) return lockedOut(wait);
+        const location = await as.approve(authRequest, apiKey, b);
         if (location) return redirect(location);
+        if (apiKey.trim()) await signIn.recordFailure(ip, apiKey);
         const error = params.api_key ? "That API key is not valid or has been revoked." : "Enter your API key.";
         const formToken = as.formToken(authRequest, b);
         return page(200, renderSignInPage({ request: authRequest, action: `${b}/authorize`, formToken, error }));
@@ -94,8 +105,12 @@ function crossSite(request: Request, base: string): boolean {
   return request.headers.get("sec-fetch-site") === "cross-site";
 }
 
-/** Endpoints that browser-based MCP clients call from their own origin; no cookies are involved. */
-const CORS = { "access-control-allow-origin": "*" };
+/**
+ * Endpoints that browser-based MCP clients call from their own origin, open to any origin as the
+ * MCP SDK's own auth router has them: no cookies are involved, every credential travels in the
+ * body or Authorization header, so another site's page gains nothing it did not already hold.
+ */
+const CORS = { "access-control-allow-origin": "*", "access-control-expose-headers": "WWW-Authenticate" };
 
 function preflight(): Response {
   return new Response(null, {
@@ -129,8 +144,14 @@ async function answer(run: () => Promise<Response>): Promise<Response> {
   }
 }
 
-function page(status: number, html: string): Response {
-  return new Response(html, { status, headers: PAGE_HEADERS });
+function page(status: number, html: string, headers: Record<string, string> = {}): Response {
+  return new Response(html, { status, headers: { ...PAGE_HEADERS, ...headers } });
+}
+
+function lockedOut(retryAfter: number): Response {
+  const minutes = Math.ceil(retryAfter / 60);
+  const message = `Too many wrong API keys were entered from your network or for this key. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+  return page(429, renderErrorPage("Too many attempts", message), { "retry-after": String(retryAfter) });
 }
 
 function redirect(location: string): Response {

@@ -6,6 +6,7 @@ import { requireApiKey } from "../auth/guard.ts";
 import { readBodyText } from "../body-limit.ts";
 import { enforceRateLimit, type RateLimiter } from "../auth/rate-limit.ts";
 import type { Config } from "../config.ts";
+import { corsHeaders, preflightResponse } from "../cors.ts";
 import type { Metrics } from "../ops/metrics.ts";
 import { notePrincipal, noteQuery } from "../ops/request-context.ts";
 import { citiesOperation, searchGetOperation, searchPostOperation } from "../openapi/operations.ts";
@@ -14,6 +15,8 @@ import { searchJobs, type SearchDeps } from "../search/search.ts";
 /**
  * GET and POST /v1/search (spec §4.1, §4.2): API key, then its rate limit, then parameters, then the search.
  * GET /v1/cities (ours, not in the spec): the cities with posting counts, for pickers and the CLI.
+ * CORS (cors.ts) grants only allowed origins; others are not refused, since a key in the
+ * x-api-key header is never sent by a browser on its own (no cookies, nothing to forge).
  */
 export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateLimiter; config: Config; metrics: Metrics }) {
   const authorize = async (request: Request) => {
@@ -37,7 +40,11 @@ export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateL
     return body;
   };
 
+  const preflight = ({ request }: { request: Request }) => preflightResponse(deps.config, request, "GET, POST");
   return new Elysia({ name: "search-routes" })
+    .options("/v1/search", preflight)
+    .options("/v1/cities", preflight)
+    .onBeforeHandle(({ request, set }) => void Object.assign(set.headers, corsHeaders(deps.config, request)))
     .get("/v1/search", async ({ request, set }) => {
       await authorize(request);
       return respond(request, queryParameters(new URL(request.url)), true, String(set.headers["x-request-id"]));

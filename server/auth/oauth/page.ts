@@ -49,7 +49,11 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** Headers for these pages: not cached, not framed (clickjacking the Allow button), no scripts at all. */
+/**
+ * Headers for these pages: not cached, not framed (clickjacking the Allow button), no scripts at all
+ * (script-src falls back to default-src 'none'), no Referer to the client. There is no form-action:
+ * Chrome applies it to the redirect that follows the post, which goes to the client's redirect_uri.
+ */
 export const PAGE_HEADERS = {
   "content-type": "text/html; charset=utf-8",
   "cache-control": "no-store",
