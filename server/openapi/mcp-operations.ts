@@ -74,8 +74,6 @@ export const revokeOperation = brief(
   { 200: "Revoked (or the token was not valid)" },
 );
 
-// --- internal ---
-
 export const healthOperation = brief("Liveness", "`{\"status\":\"ok\"}` while the process serves HTTP. No key needed.", { 200: "Up" }, "Operations");
 export const readyOperation = brief(
   "Readiness",
@@ -89,6 +87,8 @@ export const metricsOperation = brief(
   { 200: "Prometheus text format", 403: "METRICS_TOKEN is set and the token is missing or wrong" },
   "Operations",
 );
+
+// --- internal ---
 
 function operation(detail: Record<string, unknown>): DocumentDecoration {
   return detail as DocumentDecoration;
