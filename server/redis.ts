@@ -1,4 +1,5 @@
 import { RedisClient } from "bun";
+import { withTimeout as raceTimeout } from "./timeout.ts";
 
 /*
  * Redis plumbing shared by the rate limiter and the shared auth stores: one way to open a client,
@@ -59,11 +60,7 @@ export async function runScript(redis: RedisClient, script: RedisScript, keys: s
 
 /** Rejects when `promise` takes longer than `ms`. */
 export function withTimeout<T>(promise: Promise<T>, ms = COMMAND_TIMEOUT_MS): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  return raceTimeout(promise, ms, () => new Error(`Redis did not answer within ${ms} ms`));
 }
 
 // --- internal ---

@@ -1,4 +1,4 @@
-import { invalidParameter } from "../../shared/errors.ts";
+import { AppError, invalidParameter } from "../../shared/errors.ts";
 import type { JobResult } from "../../shared/job.ts";
 import { DESCRIPTION_MAX_CHARS, type SearchRequest } from "../../shared/search.ts";
 import type { Embedder } from "./embedder.ts";
@@ -10,7 +10,7 @@ import { idf } from "./term-stats.ts";
 import { OCCUPATIONS } from "./knowledge/occupations.ts";
 import { hasCjk, tokenize } from "./text.ts";
 import { dot } from "./vector.ts";
-import { withTimeout } from "./timeout.ts";
+import { withTimeout } from "../timeout.ts";
 
 export interface SearchDeps {
   store: JobStore;
@@ -38,7 +38,9 @@ const VECTOR_EXPANSION_WEIGHT = 0.5;
  */
 export async function searchJobs(deps: SearchDeps, request: SearchRequest): Promise<JobResult[]> {
   const work = cachedSearch(deps, request);
-  return deps.timeoutMs === undefined ? work : withTimeout(work, deps.timeoutMs);
+  if (deps.timeoutMs === undefined) return work;
+  const ms = deps.timeoutMs;
+  return withTimeout(work, ms, () => new AppError("SERVICE_UNAVAILABLE", `search timed out after ${ms} ms; try again, or narrow the query or filters`));
 }
 
 /** A page from the cache, or computed and cached. */
