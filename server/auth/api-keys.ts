@@ -1,7 +1,8 @@
 import { Database } from "bun:sqlite";
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { hashSecret, randomSecret, sameBytes } from "./secrets.ts";
 
 export interface ApiKeyInfo {
   id: string;
@@ -116,12 +117,12 @@ export function openKeyStore(dataDir: string): KeyStore {
 /** A fresh key and the hash to store; the secret is 256 random bits. */
 export function newKey(name: string, rateLimit?: number): { created: CreatedApiKey; secretHash: Buffer } {
   const id = randomBytes(8).toString("hex");
-  const secret = randomBytes(32).toString("base64url");
+  const secret = randomSecret();
   const created: CreatedApiKey = {
     id, name, key: `jsk_${id}_${secret}`, created_at: new Date().toISOString(),
     last_used_at: null, revoked_at: null, rate_limit: rateLimit ?? null,
   };
-  return { created, secretHash: sha256(secret) };
+  return { created, secretHash: hashSecret(secret) };
 }
 
 /** The id and secret of a well-formed key; undefined for anything else. */
@@ -132,12 +133,5 @@ export function parseKey(key: string): { id: string; secret: string } | undefine
 
 /** Whether `secret` hashes to `storedHash`, compared in constant time. */
 export function secretMatches(secret: string, storedHash: Uint8Array): boolean {
-  const hash = sha256(secret);
-  return hash.length === storedHash.length && timingSafeEqual(hash, storedHash);
-}
-
-// --- internal ---
-
-function sha256(text: string): Buffer {
-  return createHash("sha256").update(text).digest();
+  return sameBytes(hashSecret(secret), storedHash);
 }

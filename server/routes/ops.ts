@@ -1,6 +1,6 @@
-import { timingSafeEqual } from "node:crypto";
 import { Elysia } from "elysia";
 import { AppError } from "../../shared/errors.ts";
+import { sameBytes } from "../auth/secrets.ts";
 import type { Config } from "../config.ts";
 import { healthOperation, metricsOperation, readyOperation } from "../openapi/mcp-operations.ts";
 import type { Metrics } from "../ops/metrics.ts";
@@ -38,7 +38,5 @@ function json(body: unknown, status = 200): Response {
 }
 
 function sameSecret(given: string | null, expected: Buffer): boolean {
-  if (given === null) return false;
-  const bytes = Buffer.from(given);
-  return bytes.length === expected.length && timingSafeEqual(bytes, expected);
+  return given !== null && sameBytes(Buffer.from(given), expected);
 }

@@ -9,7 +9,8 @@ import {
 import { mcpResourceUrl } from "../../base-url.ts";
 import { SCOPES } from "./metadata.ts";
 import { redirectUriMatches } from "./redirect-uri.ts";
-import { hashSecret, isS256Challenge, randomSecret } from "./secrets.ts";
+import { hashSecret, randomSecret } from "../secrets.ts";
+import { isS256Challenge } from "./secrets.ts";
 import type { Approval, OAuthStore, StoredClient } from "./store.ts";
 
 /** The request fields the sign-in form carries from GET /authorize to POST /authorize. */

@@ -6,7 +6,7 @@ import {
 } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { OAuthClientMetadataSchema, type OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { redirectUriProblem } from "./redirect-uri.ts";
-import { hashSecret, randomSecret, sameBytes } from "./secrets.ts";
+import { hashSecret, randomSecret, sameBytes } from "../secrets.ts";
 import type { OAuthStore, StoredClient } from "./store.ts";
 
 export const GRANT_TYPES = ["authorization_code", "refresh_token"];

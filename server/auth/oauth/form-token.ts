@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { sameBytes } from "./secrets.ts";
+import { sameBytes } from "../secrets.ts";
 
 /** How long a sign-in form may stay open before it has to be reloaded. */
 const FORM_LIFETIME_S = 15 * 60;

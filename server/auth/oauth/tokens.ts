@@ -12,7 +12,8 @@ import { mcpResourceUrl } from "../../base-url.ts";
 import type { Config } from "../../config.ts";
 import type { KeyStore } from "../api-keys.ts";
 import { authenticateClient } from "./clients.ts";
-import { hashSecret, nowSeconds, pkceMatches, randomSecret } from "./secrets.ts";
+import { hashSecret, randomSecret } from "../secrets.ts";
+import { nowSeconds, pkceMatches } from "./secrets.ts";
 import { SIGNING_ALG, type SigningKeys } from "./signing-key.ts";
 import type { Grant, OAuthStore, StoredClient } from "./store.ts";
 
