@@ -409,6 +409,24 @@ describe("built-in authorization server", () => {
       expect(claims.jti).toBeString();
     });
 
+    test("a form body over 64 KiB is refused as invalid_request, declared or streamed", async () => {
+      const body = `grant_type=authorization_code&code=${"x".repeat(64 * 1024)}`;
+      await expectOAuthError(await token(t.base, { grant_type: "authorization_code", code: "x".repeat(64 * 1024) }), 400, "invalid_request");
+      const streamed = new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(body));
+          controller.close();
+        },
+      });
+      const response = await fetch(`${t.base}/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: streamed,
+        duplex: "half",
+      } as RequestInit);
+      await expectOAuthError(response, 400, "invalid_request");
+    });
+
     test("accepts a JSON token request too", async () => {
       const client = await registerPublic(t.base);
       const { code, verifier } = await codeFor(t, client.client_id, apiKey);

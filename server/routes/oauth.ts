@@ -10,6 +10,8 @@ import { baseUrl } from "../base-url.ts";
 import * as docs from "../openapi/mcp-operations.ts";
 import { clientIp } from "../client-ip.ts";
 import type { Config } from "../config.ts";
+import { AppError } from "../../shared/errors.ts";
+import { readBodyText } from "../body-limit.ts";
 
 /**
  * OAuth for /mcp: RFC 9728 resource metadata always; the built-in authorization server's
@@ -158,12 +160,16 @@ function redirect(location: string): Response {
   return new Response(null, { status: 302, headers: { location, "cache-control": "no-store" } });
 }
 
+/** OAuth forms and registrations are small; a larger body is refused without being read whole. */
 const MAX_BODY_BYTES = 64 * 1024;
 
 async function readBody(request: Request): Promise<string> {
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) throw new InvalidRequestError("request body is too large");
-  return text;
+  try {
+    return await readBodyText(request, MAX_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "PAYLOAD_TOO_LARGE") throw new InvalidRequestError("request body is too large");
+    throw error;
+  }
 }
 
 /** RFC 7591 bodies are JSON; anything unparsable is invalid client metadata. */
