@@ -1,5 +1,6 @@
 import type { JobResult } from "../../shared/job.ts";
 import type { SearchRequest } from "../../shared/search.ts";
+import { LruCache } from "./lru.ts";
 
 /**
  * Pages already computed, by request and table version: a repeated search (the same words, filters
@@ -14,47 +15,33 @@ export interface ResultCache {
 }
 
 export function createResultCache(maxBytes: number): ResultCache {
-  const entries = new Map<string, { results: JobResult[]; bytes: number }>();
-  const stats = { hits: 0, misses: 0, bytes: 0, entries: 0 };
+  const pages = new LruCache<string, JobResult[]>(maxBytes);
+  let hits = 0;
+  let misses = 0;
   let currentVersion = -1;
 
-  const drop = (key: string) => {
-    const entry = entries.get(key);
-    if (!entry) return;
-    entries.delete(key);
-    stats.bytes -= entry.bytes;
-  };
-
   return {
-    stats,
+    stats: {
+      get hits() { return hits; },
+      get misses() { return misses; },
+      get bytes() { return pages.weight; },
+      get entries() { return pages.size; },
+    },
     get(version, request) {
-      const key = cacheKey(version, request);
-      const entry = entries.get(key);
-      if (entry === undefined) {
-        stats.misses++;
-        return undefined;
-      }
-      entries.delete(key);
-      entries.set(key, entry);
-      stats.hits++;
-      return entry.results;
+      const results = pages.get(cacheKey(version, request));
+      if (results === undefined) misses++;
+      else hits++;
+      return results;
     },
     set(version, request, results) {
       if (maxBytes <= 0) return;
       // Pages of older versions can never be asked for again.
       if (version !== currentVersion) {
-        entries.clear();
-        stats.bytes = 0;
+        pages.clear();
         currentVersion = version;
       }
       const bytes = estimateBytes(results);
-      if (bytes > maxBytes / 4) return;
-      const key = cacheKey(version, request);
-      drop(key);
-      entries.set(key, { results, bytes });
-      stats.bytes += bytes;
-      while (stats.bytes > maxBytes) drop(entries.keys().next().value!);
-      stats.entries = entries.size;
+      if (bytes <= maxBytes / 4) pages.set(cacheKey(version, request), results, bytes);
     },
   };
 }

@@ -10,6 +10,7 @@ import { rowTerms, type RankingTerms, type RowTerms } from "./ranking.ts";
 import type { JobResult } from "../../shared/job.ts";
 import { CANDIDATE_COLUMNS, DIMENSION_KEY, MODEL_KEY, TABLE_NAME, jobsSchema, type StoredJob } from "./schema.ts";
 import { dot } from "./vector.ts";
+import { LruCache } from "./lru.ts";
 
 export interface StoreOptions {
   /** The folder or object-store URI (`s3://bucket/path`) holding the table (config `table.uri`). */
@@ -195,7 +196,7 @@ async function createStore(db: lancedb.Connection, table: lancedb.Table, locatio
   const pending = sideFile(location, LOAD_PENDING_FILE);
   // Missing or unreadable statistics only make ranking weigh words equally until the next look.
   await termStats.refresh().catch(() => {});
-  const decoded = new PostingCache(POSTING_CACHE_SIZE);
+  const decoded = new LruCache<string, CandidateRow>(POSTING_CACHE_SIZE);
   let facetCache: { version: number; facets: Facets } | undefined;
   let indexCache: { version: number; indexed: boolean } | undefined;
   let indexStateCache: { version: number; state: VectorIndexState | undefined } | undefined;
@@ -393,7 +394,7 @@ function candidateColumns(full: boolean): string[] {
  * part of a search in JavaScript, so decoded postings are kept by content hash: the same hash is the
  * same content, so a kept posting is never stale, and a re-ingested one gets a new entry.
  */
-function candidateRows(batch: ArrowTable, full: boolean, decoded: PostingCache): CandidateRow[] {
+function candidateRows(batch: ArrowTable, full: boolean, decoded: LruCache<string, CandidateRow>): CandidateRow[] {
   const hashes = batch.getChild("content_hash")!;
   const json = batch.getChild("result_json")!;
   const vectors = batch.getChild("vector")!;
@@ -414,26 +415,6 @@ function candidateRows(batch: ArrowTable, full: boolean, decoded: PostingCache):
 
 /** Decoded postings kept per process (~2–4 KB each). */
 const POSTING_CACHE_SIZE = 20_000;
-
-/** A least-recently-used map: a hit moves the entry to the back, an insert past the size drops the front. */
-class PostingCache {
-  private readonly entries = new Map<string, CandidateRow>();
-  constructor(private readonly size: number) {}
-
-  get(key: string): CandidateRow | undefined {
-    const value = this.entries.get(key);
-    if (value !== undefined) {
-      this.entries.delete(key);
-      this.entries.set(key, value);
-    }
-    return value;
-  }
-
-  set(key: string, value: CandidateRow): void {
-    this.entries.set(key, value);
-    if (this.entries.size > this.size) this.entries.delete(this.entries.keys().next().value!);
-  }
-}
 
 /**
  * Runs a table change again when another writer committed first (LanceDB's "Retryable commit
