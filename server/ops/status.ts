@@ -50,20 +50,15 @@ export function createServiceStatus(deps: { store: JobStore; embedder: Embedder 
       if (!table.isOpen()) return { open: false, error: "the jobs table is closed" };
       const version = await table.version();
       if (cached?.version === version) return cached;
-      const [postings, configs] = await Promise.all([table.countRows(), table.listIndices()]);
-      const indexes = await Promise.all(
-        configs.map(async (config): Promise<IndexState> => {
-          const stats = await table.indexStats(config.name);
-          return {
-            name: config.name,
-            type: config.indexType,
-            column: config.columns.join(","),
-            indexedRows: stats?.numIndexedRows ?? 0,
-            unindexedRows: stats?.numUnindexedRows ?? 0,
-          };
-        }),
-      );
-      const vectorIndex = configs.some((config) => config.columns.includes("vector"));
+      const [postings, listed] = await Promise.all([table.countRows(), store.indexes()]);
+      const indexes = listed.map((index): IndexState => ({
+        name: index.name,
+        type: index.listedType,
+        column: index.columns.join(","),
+        indexedRows: index.indexedRows,
+        unindexedRows: index.unindexedRows,
+      }));
+      const vectorIndex = listed.some((index) => index.kind === "vector");
       cached = { open: true, version, postings, vectorIndex, indexes };
       return cached;
     } catch (error) {

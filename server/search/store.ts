@@ -76,8 +76,10 @@ export interface IndexState {
   name: string;
   /** vector: the ANN index; fts: full-text (BM25); scalar: filter indexes (btree, bitmap). */
   kind: "vector" | "fts" | "scalar";
-  /** LanceDB's index type, e.g. IVF_HNSW_SQ, FTS, BTREE, BITMAP. */
+  /** LanceDB's index type as its statistics name it, e.g. IVF_HNSW_SQ, FTS, BTREE, BITMAP. */
   type: string;
+  /** The type as `listIndices()` names it, e.g. IvfHnswSq, Bitmap (the metrics label). */
+  listedType: string;
   columns: string[];
   indexedRows: number;
   /** Rows added since the index was last brought up to date (searched without it). */
@@ -119,6 +121,8 @@ export interface JobStore {
   rebuildVectorIndex(): Promise<void>;
   /** Postings by source, country and month, the model, the indexes, version and size on disk (reads every row's three columns). */
   stats(): Promise<StoreStats>;
+  /** Every index with its coverage: vector first, then full-text, then scalar, each by name. */
+  indexes(): Promise<IndexState[]>;
   close(): void;
 }
 
@@ -345,21 +349,6 @@ async function createStore(db: lancedb.Connection, table: lancedb.Table, locatio
         [...counts].sort((a, b) => b[1] - a[1] || String(a[0]).localeCompare(String(b[0])));
       const metadata = (await table.schema()).metadata;
       const dimension = Number(metadata.get(DIMENSION_KEY));
-      const indexes = await Promise.all(
-        (await table.listIndices()).map(async (index): Promise<IndexState> => {
-          const stats = await table.indexStats(index.name);
-          return {
-            name: index.name,
-            kind: index.columns.includes("vector") ? "vector" : /fts|inverted/i.test(index.indexType) ? "fts" : "scalar",
-            type: stats?.indexType ?? index.indexType,
-            columns: index.columns,
-            indexedRows: stats?.numIndexedRows ?? 0,
-            unindexedRows: stats?.numUnindexedRows ?? 0,
-          };
-        }),
-      );
-      const kinds = ["vector", "fts", "scalar"];
-      indexes.sort((a, b) => kinds.indexOf(a.kind) - kinds.indexOf(b.kind) || a.name.localeCompare(b.name));
       const path = `${location.uri.replace(/\/+$/, "")}/${TABLE_NAME}.lance`;
       return {
         postings: rows.length,
@@ -367,18 +356,39 @@ async function createStore(db: lancedb.Connection, table: lancedb.Table, locatio
         byCountry: mostFirst(byCountry).map(([country, postings]) => ({ country, postings })),
         byMonth: [...byMonth].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([month, postings]) => ({ month, postings })),
         model: { id: metadata.get(MODEL_KEY) ?? null, dimension: Number.isFinite(dimension) ? dimension : null },
-        indexes,
+        indexes: await listIndexes(table),
         version: await table.version(),
         path,
         diskBytes: await bytesUnder(location, `${TABLE_NAME}.lance`),
       };
     },
 
+    indexes: () => listIndexes(table),
+
     close() {
       table.close();
       db.close();
     },
   };
+}
+
+async function listIndexes(table: lancedb.Table): Promise<IndexState[]> {
+  const indexes = await Promise.all(
+    (await table.listIndices()).map(async (index): Promise<IndexState> => {
+      const stats = await table.indexStats(index.name);
+      return {
+        name: index.name,
+        kind: index.columns.includes("vector") ? "vector" : /fts|inverted/i.test(index.indexType) ? "fts" : "scalar",
+        type: stats?.indexType ?? index.indexType,
+        listedType: index.indexType,
+        columns: index.columns,
+        indexedRows: stats?.numIndexedRows ?? 0,
+        unindexedRows: stats?.numUnindexedRows ?? 0,
+      };
+    }),
+  );
+  const kinds = ["vector", "fts", "scalar"];
+  return indexes.sort((a, b) => kinds.indexOf(a.kind) - kinds.indexOf(b.kind) || a.name.localeCompare(b.name));
 }
 
 /** Beside the table from a load's first write until its finishLoad completed. */
