@@ -25,3 +25,4 @@ export async function withLocalKeys<T>(use: (keys: KeyStore) => Promise<T>): Pro
     keys.close();
   }
 }
+

@@ -18,6 +18,30 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr) {
     },
     finish() {
       if (active && drawn) stream.write("\n");
+      drawn = false;
+    },
+  };
+}
+
+/**
+ * A step of unknown length: `label… 12s`, redrawn every second on a TTY; elsewhere the label once.
+ */
+export function createTicker(label: string, stream: NodeJS.WriteStream = process.stderr) {
+  const started = performance.now();
+  const draw = () => stream.write(`\r${label}… ${formatDuration((performance.now() - started) / 1000)}\x1b[K`);
+  if (stream.isTTY !== true) stream.write(`${label}…\n`);
+  const timer = stream.isTTY === true ? setInterval(draw, 1000) : undefined;
+  if (timer) draw();
+  let finished = false;
+  return {
+    finish() {
+      if (finished) return;
+      finished = true;
+      clearInterval(timer);
+      if (timer) {
+        draw();
+        stream.write("\n");
+      }
     },
   };
 }

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { z } from "zod";
 import { isObjectStore, type TableLocation } from "./search/location.ts";
+import { VECTOR_INDEX_MIN_ROWS } from "./search/index-maintenance.ts";
 
 const flag = z
   .enum(["true", "false", "1", "0", "yes", "no"])
@@ -29,7 +30,7 @@ const ConfigSchema = z.object({
   /** How often (ms) the server looks for writes by other processes, e.g. a CLI ingest. */
   READ_CONSISTENCY_MS: z.coerce.number().int().min(0).default(1000),
   /** From this many postings on, the server builds an ANN index on the vectors in the background. */
-  VECTOR_INDEX_MIN_ROWS: z.coerce.number().int().min(1).default(20_000),
+  VECTOR_INDEX_MIN_ROWS: z.coerce.number().int().min(1).default(VECTOR_INDEX_MIN_ROWS),
   /** Memory for repeated searches' pages (MB); 0 = no cache. */
   SEARCH_CACHE_MB: z.coerce.number().min(0).default(64),
   /** Largest body /v1/search and /mcp read (bytes); beyond it 413 PAYLOAD_TOO_LARGE, without reading on. */

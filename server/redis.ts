@@ -79,25 +79,46 @@ function maskPassword(url: string): string {
 export interface Lease {
   /** True when this process now holds the lease (it expires by itself after its TTL). */
   acquire(): Promise<boolean>;
+  /** Pushes the expiry `ttlMs` ahead; false when this process no longer holds the lease. */
+  renew(): Promise<boolean>;
   /** Gives it up, only if this process still holds it. */
   release(): Promise<void>;
+  /** What the current holder stored with it (`info` of createRedisLease); undefined when free. */
+  holder(): Promise<Record<string, unknown> | undefined>;
 }
 
 /**
- * A lease on `<name>` in Redis (SET NX PX with a random token; released by a compare-and-delete
- * script), so a process that died holding it blocks the others for `ttlMs` at most.
+ * A lease on `<name>` in Redis (SET NX PX of a random token and `info`; renewed and released by
+ * compare-and-set scripts), so a process that died holding it blocks the others for `ttlMs` at most.
  */
-export function createRedisLease(redis: RedisClient, name: string, ttlMs: number): Lease {
-  const token = crypto.randomUUID();
+export function createRedisLease(redis: RedisClient, name: string, ttlMs: number, info: Record<string, unknown> = {}): Lease {
+  const value = JSON.stringify({ ...info, token: crypto.randomUUID() });
   return {
     async acquire() {
-      return (await redis.send("SET", [name, token, "NX", "PX", String(ttlMs)])) === "OK";
+      return (await redis.send("SET", [name, value, "NX", "PX", String(ttlMs)])) === "OK";
+    },
+    async renew() {
+      return Number(await runScript(redis, RENEW, [name], [value, String(ttlMs)])) === 1;
     },
     async release() {
-      await runScript(redis, RELEASE, [name], [token]);
+      await runScript(redis, RELEASE, [name], [value]);
+    },
+    async holder() {
+      const held = await redis.send("GET", [name]);
+      if (typeof held !== "string") return undefined;
+      try {
+        return JSON.parse(held) as Record<string, unknown>;
+      } catch {
+        return {};
+      }
     },
   };
 }
+
+const RENEW = defineScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+`);
 
 const RELEASE = defineScript(`
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end

@@ -7,7 +7,8 @@ import type { Config } from "./config.ts";
 import { seedDemoData } from "./demo/seed.ts";
 import type { Logger } from "./log.ts";
 import { loadEmbedder, type Embedder } from "./search/embedder.ts";
-import { connectRedis, createRedisLease } from "./redis.ts";
+import { isObjectStore } from "./search/location.ts";
+import { openWriteLock } from "./search/write-lease.ts";
 import { maintainVectorIndex } from "./search/index-maintenance.ts";
 import { createResultCache } from "./search/result-cache.ts";
 import { openStore, type JobStore } from "./search/store.ts";
@@ -41,14 +42,15 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const keys = await openKeys(config);
   const oauth = await createOAuthServer({ config, keys });
   const limiter = createRateLimiter(config.rateLimit, log);
-  if (config.demoData) await seedDemoData({ store, embedder }, log);
+  // Writes take the table's write lease: a file lock in DATA_DIR, or for an object store REDIS_URL's.
+  const leaseRedisUrl = isObjectStore(config.table.uri) ? config.redisUrl : undefined;
+  const writes = await openWriteLock(config.table, leaseRedisUrl);
+  if (config.demoData) await seedDemoData({ store, embedder, lock: writes.lock }, log);
 
   const cache = config.searchCacheBytes > 0 ? createResultCache(config.searchCacheBytes) : undefined;
   const app = createApp({ config, store, embedder, cache, keys, log, limiter, oauth, verifyBearer: oauth.verifyBearer });
-  // Replicas sharing Redis take turns: one index build at a time on the shared table.
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
-  const lease = redis && createRedisLease(redis, "jobsearch:lease:vector-index", INDEX_LEASE_MS);
-  const stopIndexing = maintainVectorIndex(store, config.vectorIndexMinRows, log, undefined, lease);
+  // Index builds run in a separate low-priority process that takes the write lease itself.
+  const stopIndexing = maintainVectorIndex(store, config.vectorIndexMinRows, log, undefined, leaseRedisUrl);
   const server = app.listen({
     port: config.port,
     hostname: config.host,
@@ -66,7 +68,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     async stop() {
       await app.stop();
       await stopIndexing();
-      redis?.close();
+      writes.close();
       await limiter.close();
       oauth.close();
       store.close();
@@ -76,9 +78,6 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
 }
 
 // --- internal ---
-
-/** Longer than any index build measured (300k postings: 140 s); a crashed holder blocks no longer. */
-const INDEX_LEASE_MS = 15 * 60_000;
 
 /** The first run's key goes to stdout once, with a request that works as pasted. */
 async function announceFirstKey(keys: KeyStore, url: string): Promise<void> {

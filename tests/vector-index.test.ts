@@ -7,7 +7,7 @@ import { ingestRecords } from "../server/ingest/ingest.ts";
 import { maintainVectorIndex } from "../server/search/index-maintenance.ts";
 import { createLogger } from "../server/log.ts";
 import { fixturePostings } from "./fixtures/postings.ts";
-import { MODELS_DIR, runCli, spawnServer, tempDir } from "./helpers.ts";
+import { MODELS_DIR, ROOT, runCli, spawnServer, tempDir } from "./helpers.ts";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -64,13 +64,13 @@ test("a table below the threshold gets no index", async () => {
   store.close();
 });
 
-test("after a large load the index is rebuilt in one piece in the background, searches answering meanwhile", async () => {
+test("a large load rebuilds the index in one piece itself; rows written without that step are rebuilt by the server in the background", async () => {
   const dataDir = tempDir();
   dirs.push(dataDir);
   const embedder = await loadEmbedder({ model: "static", allowRemote: false, modelsDir: MODELS_DIR });
   const store = await openStore({ dataDir, modelId: embedder.modelId, dimension: embedder.dimension });
   const postings = fixturePostings();
-  const load = (records: object[]) => ingestRecords({ store, embedder }, records.map((value, i) => ({ ref: `record ${i + 1}`, value })));
+  const records = (from: number, to: number) => postings.slice(from, to).map((value, i) => ({ ref: `record ${i + 1}`, value }));
   const messages: string[] = [];
   const log = createLogger("info", (line) => messages.push(JSON.parse(line).msg));
   const until = async (what: () => Promise<boolean>) => {
@@ -82,14 +82,33 @@ test("after a large load the index is rebuilt in one piece in the background, se
       await Bun.sleep(50);
     }
   };
-  await load(postings.slice(0, 20));
+  // The first load builds the index itself once past the threshold.
+  const first = await ingestRecords({ store, embedder }, records(0, 20), { vectorIndexMinRows: 10 });
+  expect(first.index).toMatchObject({ work: "build", rows: 20 });
+  expect(await store.vectorIndexState()).toMatchObject({ indexedRows: 20, unindexedRows: 0, segments: 1 });
+  // A load that adds more than 20%: its optimize() folds the rows in as a second segment, then it rebuilds.
+  const second = await ingestRecords({ store, embedder }, records(20, 40), { vectorIndexMinRows: 10 });
+  expect(second.index).toMatchObject({ work: "rebuild", rows: 40 });
+  expect(await store.vectorIndexState()).toMatchObject({ indexedRows: 40, unindexedRows: 0, segments: 1 });
+  // A CLI load killed during its own rebuild leaves the new rows in a second segment: the server's maintainer rebuilds.
+  const file = join(dataDir, "rest.json");
+  await Bun.write(file, JSON.stringify(postings.map((p) => ({ ...p, id: `${p.id}-more` }))));
+  const load = Bun.spawn(["bun", join(ROOT, "cli/main.ts"), "ingest", file], {
+    env: { ...process.env, DATA_DIR: dataDir, MODELS_DIR, VECTOR_INDEX_MIN_ROWS: "10" }, stdout: "ignore", stderr: "pipe",
+  });
+  let said = "";
+  for await (const chunk of load.stderr) {
+    said += new TextDecoder().decode(chunk);
+    if (said.includes("rebuilding the vector index")) break;
+  }
+  load.kill("SIGKILL");
+  await load.exited;
+  expect(said).toContain("rebuilding the vector index over");
+  await store.refresh();
+  expect((await store.vectorIndexState())?.segments).toBe(2);
   const stop = maintainVectorIndex(store, 10, log, 50);
   try {
-    await until(async () => (await store.vectorIndexState())?.segments === 1);
-    expect(await store.vectorIndexState()).toMatchObject({ indexedRows: 20, unindexedRows: 0 });
-    await load(postings.slice(20));
-    // The load's optimize() folds the new rows in as a second segment; the maintainer then rebuilds.
-    await until(async () => (await store.vectorIndexState())?.indexedRows === postings.length && (await store.vectorIndexState())?.segments === 1);
+    await until(async () => (await store.vectorIndexState())?.indexedRows === 40 + postings.length && (await store.vectorIndexState())?.segments === 1);
     expect(messages).toContain("rebuilt the ANN index after loads");
   } finally {
     await stop();

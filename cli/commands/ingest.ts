@@ -1,13 +1,17 @@
+import { setPriority } from "node:os";
 import { defineCommand } from "citty";
 import { invalidParameter } from "../../shared/errors.ts";
 import { MAPPABLE_FIELDS, parseColumnMap, type ColumnMap } from "../../server/ingest/columns.ts";
 import { formatSummary, ingestRecords, StrictIngestError, type IngestProblem } from "../../server/ingest/ingest.ts";
 import { detectFormat, INPUT_FORMATS, readRecords, SUPPORTED_FORMATS, type InputFormat } from "../../server/ingest/read.ts";
 import { loadConfig } from "../../server/config.ts";
+import { describeHolder, openWriteLock } from "../../server/search/write-lease.ts";
 import { openLocalStore } from "../local.ts";
-import { createProgress } from "../progress.ts";
+import { createProgress, createTicker } from "../progress.ts";
 
 const SHOWN_PROBLEMS = 20;
+/** The nice value of a load: below a server's default 0. */
+const LOAD_PRIORITY = 10;
 
 export default defineCommand({
   meta: {
@@ -26,6 +30,12 @@ export default defineCommand({
       description: `csv: fill a field from a column, field=column (repeatable). Fields: ${MAPPABLE_FIELDS.join(", ")}`,
     },
     "batch-size": { type: "string", description: "Postings per commit (default 2000); a killed load keeps its whole batches" },
+    wait: {
+      type: "boolean",
+      default: true,
+      description: "Wait while another load (or index build) writes to the table",
+      negativeDescription: "Refuse at once (exit 1) while another load writes to the table",
+    },
   },
   async run({ args, rawArgs }) {
     const map = columnMap(rawArgs);
@@ -35,14 +45,27 @@ export default defineCommand({
     }
     const config = loadConfig();
     const records = await readRecords(args.file, { format, map }); // before the model loads: a bad file fails at once
+    // A server on the same machine keeps the CPU first (threads started from here on inherit this).
+    setPriority(LOAD_PRIORITY);
     const { store, embedder } = await openLocalStore(config);
+    const lock = await openWriteLock(config.table, config.redisUrl);
     const progress = createProgress();
+    let ticker: ReturnType<typeof createTicker> | undefined;
     try {
-      const summary = await ingestRecords({ store, embedder }, records, {
+      const summary = await ingestRecords({ store, embedder, lock: lock.lock }, records, {
         strict: args.strict,
         ...(args["batch-size"] === undefined ? {} : { batchSize: batchSize(args["batch-size"]) }),
         onProgress: progress.update,
+        wait: args.wait,
+        onWait: (holder) =>
+          console.error(`waiting for the ${holder ? describeHolder(holder) : "write in progress"} to finish (--no-wait refuses instead)`),
+        vectorIndexMinRows: config.vectorIndexMinRows,
+        onIndex: (work, rows) => {
+          progress.finish();
+          ticker = createTicker(`${work === "build" ? "building" : "rebuilding"} the vector index over ${rows} postings (searches go on meanwhile)`);
+        },
       });
+      ticker?.finish();
       progress.finish();
       printProblems(summary.problems);
       console.log(formatSummary(summary));
@@ -51,7 +74,9 @@ export default defineCommand({
       printProblems(error.problems);
       throw error;
     } finally {
+      ticker?.finish();
       store.close();
+      lock.close();
     }
   },
 });

@@ -4,12 +4,13 @@ import { AppError } from "../../shared/errors.ts";
 import { SIGNING_KEY_FILE } from "../auth/oauth/key-ring-store.ts";
 import { TABLE_NAME } from "../search/schema.ts";
 import { inspectStore } from "../search/store.ts";
+import { LOCK_FILE, WriteBusyError, writeLock } from "../search/write-lease.ts";
 import { AUTH_DB, BACKUP_MANIFEST, type BackupManifest } from "./backup.ts";
 
 /** What a backup holds beside its manifest; `--force` replaces exactly these in DATA_DIR. */
 const ITEMS = [`${TABLE_NAME}.lance`, AUTH_DB, SIGNING_KEY_FILE, "term-stats.json"];
-/** Left behind by the previous contents (WAL files of the old key store, an unfinished load). */
-const STALE = [`${AUTH_DB}-wal`, `${AUTH_DB}-shm`, "load-pending"];
+/** Left behind by the previous contents (WAL files of the old key store, an unfinished load, the old index's size). */
+const STALE = [`${AUTH_DB}-wal`, `${AUTH_DB}-shm`, "load-pending", "vector-index.json"];
 
 /**
  * Restores a folder written by `backupDataDir` into `dataDir`, which must be empty (a `models/`
@@ -20,21 +21,20 @@ const STALE = [`${AUTH_DB}-wal`, `${AUTH_DB}-shm`, "load-pending"];
  */
 export async function restoreDataDir(source: string, dataDir: string, options: { force?: boolean } = {}): Promise<BackupManifest> {
   const manifest = readManifest(source);
-  const occupied = existsSync(dataDir) ? readdirSync(dataDir).filter((name) => name !== "models") : [];
+  const occupied = existsSync(dataDir) ? readdirSync(dataDir).filter((name) => name !== "models" && name !== LOCK_FILE) : [];
   if (occupied.length > 0 && !options.force) {
     throw new AppError("INVALID_PARAMETER", `${dataDir} is not empty (${occupied.slice(0, 4).join(", ")}${occupied.length > 4 ? ", …" : ""}); --force replaces its table, keys and signing key`);
   }
   mkdirSync(dataDir, { recursive: true });
-  for (const name of ITEMS) {
-    const from = join(source, name);
-    const to = join(dataDir, name);
-    if (!existsSync(from)) continue;
-    rmSync(`${to}.restoring`, { recursive: true, force: true });
-    cpSync(from, `${to}.restoring`, { recursive: true });
-    rmSync(to, { recursive: true, force: true });
-    renameSync(`${to}.restoring`, to);
+  const lease = await writeLock({ uri: dataDir }).acquire({ what: "restore", wait: false }).catch((error: unknown) => {
+    if (!(error instanceof WriteBusyError)) throw error;
+    throw new AppError("INVALID_PARAMETER", `${dataDir}: ${error.message}; let it finish (and stop servers on it) before restoring`);
+  });
+  try {
+    replaceItems(source, dataDir);
+  } finally {
+    await lease.release();
   }
-  for (const name of STALE) rmSync(join(dataDir, name), { force: true });
 
   const store = await inspectStore({ uri: dataDir });
   try {
@@ -49,6 +49,20 @@ export async function restoreDataDir(source: string, dataDir: string, options: {
 }
 
 // --- internal ---
+
+/** Copies each item beside its place and renames it in; removes what the previous contents left. */
+function replaceItems(source: string, dataDir: string): void {
+  for (const name of ITEMS) {
+    const from = join(source, name);
+    const to = join(dataDir, name);
+    if (!existsSync(from)) continue;
+    rmSync(`${to}.restoring`, { recursive: true, force: true });
+    cpSync(from, `${to}.restoring`, { recursive: true });
+    rmSync(to, { recursive: true, force: true });
+    renameSync(`${to}.restoring`, to);
+  }
+  for (const name of STALE) rmSync(join(dataDir, name), { force: true });
+}
 
 function readManifest(source: string): BackupManifest {
   const path = join(source, BACKUP_MANIFEST);

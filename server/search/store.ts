@@ -88,6 +88,10 @@ export interface IndexState {
 
 export interface JobStore {
   readonly table: lancedb.Table;
+  /** Where the table lives (its folder or object-store URI). */
+  readonly location: TableLocation;
+  /** Moves to the latest version now, for a write another process just committed. */
+  refresh(): Promise<void>;
   count(): Promise<number>;
   /** The table version searches currently read; every write makes a new one. */
   version(): Promise<number>;
@@ -216,6 +220,8 @@ async function createStore(db: lancedb.Connection, table: lancedb.Table, locatio
 
   return {
     table,
+    location,
+    refresh: () => table.checkoutLatest(),
     count: () => table.countRows(),
     version: () => table.version(),
 
