@@ -16,6 +16,8 @@ import { webRoutes } from "./routes/web.ts";
 export interface AppDeps extends Omit<McpDeps, "metrics"> {
   config: Config;
   oauth: OAuthServer;
+  /** Whether a background ANN index build is running (reported by /readyz). */
+  indexBuilding?: () => boolean;
 }
 
 /**

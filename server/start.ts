@@ -47,10 +47,12 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const writes = await openWriteLock(config.table, leaseRedisUrl);
   if (config.demoData) await seedDemoData({ store, embedder, lock: writes.lock }, log);
 
-  const cache = config.searchCacheBytes > 0 ? createResultCache(config.searchCacheBytes) : undefined;
-  const app = createApp({ config, store, embedder, cache, keys, log, limiter, oauth, verifyBearer: oauth.verifyBearer });
   // Index builds run in a separate low-priority process that takes the write lease itself.
-  const stopIndexing = maintainVectorIndex(store, config.vectorIndexMinRows, log, undefined, leaseRedisUrl);
+  const indexing = maintainVectorIndex(store, config.vectorIndexMinRows, log, undefined, leaseRedisUrl);
+  const cache = config.searchCacheBytes > 0 ? createResultCache(config.searchCacheBytes) : undefined;
+  const app = createApp({
+    config, store, embedder, cache, keys, log, limiter, oauth, verifyBearer: oauth.verifyBearer, indexBuilding: indexing.building,
+  });
   const server = app.listen({
     port: config.port,
     hostname: config.host,
@@ -67,7 +69,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     url, port, store, keys, embedder,
     async stop() {
       await app.stop();
-      await stopIndexing();
+      await indexing.stop();
       writes.close();
       await limiter.close();
       oauth.close();

@@ -106,12 +106,12 @@ test("a large load rebuilds the index in one piece itself; rows written without 
   expect(said).toContain("rebuilding the vector index over");
   await store.refresh();
   expect((await store.vectorIndexState())?.segments).toBe(2);
-  const stop = maintainVectorIndex(store, 10, log, 50);
+  const maintainer = maintainVectorIndex(store, 10, log, 50);
   try {
     await until(async () => (await store.vectorIndexState())?.indexedRows === 40 + postings.length && (await store.vectorIndexState())?.segments === 1);
     expect(messages).toContain("rebuilt the ANN index after loads");
   } finally {
-    await stop();
+    await maintainer.stop();
     store.close();
   }
 }, 60_000);

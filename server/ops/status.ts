@@ -26,7 +26,22 @@ export interface Readiness {
   checks: {
     table: { ok: true; postings: number; version: number } | { ok: false; error: string };
     model: { ok: true; id: string; dimension: number } | { ok: false; error: string };
+    /** Informational, never makes the service unready: searches are exact where the ANN index does not reach. */
+    index: VectorIndexCheck;
   };
+}
+
+/**
+ * The ANN index as /readyz reports it. `vector`: "ready" (every row indexed), "partial" (some rows
+ * are searched exactly beside it), "none" (exact search only: below VECTOR_INDEX_MIN_ROWS, or not
+ * built yet); `building`: this server's background build process is running.
+ */
+export interface VectorIndexCheck {
+  ok: true;
+  vector: "ready" | "partial" | "none";
+  indexed_rows: number;
+  unindexed_rows: number;
+  building: boolean;
 }
 
 export interface ServiceStatus {
@@ -39,7 +54,7 @@ export interface ServiceStatus {
  * What /readyz checks and the store gauges of /metrics read. Looking costs one `version()` while
  * the table is unchanged; after a write, a row count and the index statistics once.
  */
-export function createServiceStatus(deps: { store: JobStore; embedder: Embedder | undefined }): ServiceStatus {
+export function createServiceStatus(deps: { store: JobStore; embedder: Embedder | undefined; indexBuilding?: () => boolean }): ServiceStatus {
   const { store, embedder } = deps;
   let cached: OpenTableState | undefined;
   let inFlight: Promise<TableState> | undefined;
@@ -78,7 +93,15 @@ export function createServiceStatus(deps: { store: JobStore; embedder: Embedder 
       const model: Readiness["checks"]["model"] = embedder
         ? { ok: true, id: embedder.modelId, dimension: embedder.dimension }
         : { ok: false, error: "the embedding model is not loaded" };
-      return { ready: table.ok && model.ok, checks: { table, model } };
+      const vector = state.open ? state.indexes.find((index) => index.column === "vector") : undefined;
+      const index: VectorIndexCheck = {
+        ok: true,
+        vector: vector === undefined ? "none" : vector.unindexedRows > 0 ? "partial" : "ready",
+        indexed_rows: vector?.indexedRows ?? 0,
+        unindexed_rows: vector?.unindexedRows ?? (state.open ? state.postings : 0),
+        building: deps.indexBuilding?.() ?? false,
+      };
+      return { ready: table.ok && model.ok, checks: { table, model, index } };
     },
   };
 }

@@ -51,9 +51,9 @@ export async function updateVectorIndex(store: JobStore, minRows: number, onStar
  * index itself; the process then finds nothing to do). So a build never competes with searches
  * for the event loop, and on a busy machine the kernel gives searches the CPU first. `redisUrl`
  * guards object-store tables across machines. Returns a stop function that ends a build in flight
- * (nothing is committed then; the next start builds again).
+ * (nothing is committed then; the next start builds again), and whether a build runs now.
  */
-export function maintainVectorIndex(store: JobStore, minRows: number, log: Logger, everyMs = CHECK_EVERY_MS, redisUrl?: string): () => Promise<void> {
+export function maintainVectorIndex(store: JobStore, minRows: number, log: Logger, everyMs = CHECK_EVERY_MS, redisUrl?: string): IndexMaintainer {
   let running: Promise<void> | undefined;
   let child: Bun.Subprocess<"pipe", "pipe", "pipe"> | undefined;
   let stopped = false;
@@ -62,6 +62,7 @@ export function maintainVectorIndex(store: JobStore, minRows: number, log: Logge
       try {
         const work = await vectorIndexWork(store, minRows);
         if (work === undefined || stopped) return;
+        log.info("building the ANN index in a background process", { work });
         child = Bun.spawn(["nice", "-n", "19", process.execPath, BUILD_SCRIPT], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
         child.stdin.write(JSON.stringify({ location: store.location, minRows, redisUrl } satisfies BuildJob));
         await child.stdin.end();
@@ -83,12 +84,20 @@ export function maintainVectorIndex(store: JobStore, minRows: number, log: Logge
   };
   check();
   const timer = setInterval(check, everyMs);
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    child?.kill();
-    await running;
+  return {
+    building: () => child !== undefined,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      child?.kill();
+      await running;
+    },
   };
+}
+
+export interface IndexMaintainer {
+  building(): boolean;
+  stop(): Promise<void>;
 }
 
 /** What the server hands its build process on stdin (not argv: storage options may hold secrets). */
