@@ -10,7 +10,7 @@ export const ARTIFACTS = join(ROOT, "tests/artifacts");
 /** Headless Chromium as root, kept from reaching the internet on its own (update checks, sync, QUIC). */
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is missing at ${CHROMIUM}: install it with "apt-get install -y chromium" (.ci/run does)`);
+    throw new Error(`Chromium is missing at ${CHROMIUM}: install it with "apt-get install -y chromium" (npm test does as root)`);
   }
   mkdirSync(ARTIFACTS, { recursive: true });
   return chromium.launch({

@@ -15,7 +15,7 @@ export interface TestRedis {
 export async function startRedis(): Promise<TestRedis> {
   const binary = Bun.which("redis-server");
   if (!binary) {
-    throw new Error("redis-server is not on PATH; install it with `apt-get install -y redis-server` (CI installs it)");
+    throw new Error("redis-server is not on PATH; install it with `apt-get install -y redis-server` (npm test installs it as root)");
   }
   // A port found free can be taken before redis binds it; a few attempts cover that race.
   let lastError: unknown;
