@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { openStore } from "../server/search/store.ts";
 import { loadEmbedder, type Embedder } from "../server/search/embedder.ts";
-import { MODELS_DIR, ROOT, runCli, SHARED_DATA, spawnServer, tempDir } from "./helpers.ts";
+import { ingestKilledDuringRebuild, MODELS_DIR, ROOT, runCli, seededRandom, SHARED_DATA, spawnServer, tempDir } from "./helpers.ts";
 
 /**
  * The write lease with real processes on the real 29,513 postings: two CLI loads started together,
@@ -74,7 +74,7 @@ test("three SIGKILLs of the whole load process tree at random moments, then a fu
   expect((await load(dataDir())).code).toBe(0);
   const whole = performance.now() - timed;
   const dir = dataDir();
-  const random = mulberry32(SEED);
+  const random = seededRandom(SEED);
   const moments: number[] = [];
   for (const [from, to] of [[0.15, 0.5], [0.05, 0.3], [0.05, 0.2]] as const) {
     // `bun run cli` starts the CLI as a child: the whole process group is killed, not just the wrapper.
@@ -110,16 +110,7 @@ test("a server's background index rebuild racing a load: no posting lost or dupl
   await Bun.write(third, lines.slice(6000, 9000).join("\n"));
   expect((await load(dir, first, env)).stdout).toContain("built the vector index");
   // A load killed during its own rebuild leaves its rows in a second index segment: the next server start rebuilds.
-  const killed = Bun.spawn(["bun", join(ROOT, "cli/main.ts"), "ingest", second], {
-    env: { ...process.env, DATA_DIR: dir, MODELS_DIR, ...env }, stdout: "ignore", stderr: "pipe",
-  });
-  let said = "";
-  for await (const chunk of killed.stderr) {
-    said += new TextDecoder().decode(chunk);
-    if (said.includes("rebuilding the vector index")) break;
-  }
-  killed.kill("SIGKILL");
-  await killed.exited;
+  expect(await ingestKilledDuringRebuild(second, { DATA_DIR: dir, ...env })).toContain("rebuilding the vector index over");
 
   const server = await spawnServer(dir, { ...env, DEMO_DATA: "false" });
   let log = server.log;
@@ -161,14 +152,4 @@ async function distinctRows(dir: string) {
   } finally {
     store.close();
   }
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -97,3 +97,32 @@ export async function spawnServer(dataDir: string, env: Record<string, string> =
   };
   return { ready, stop, log, proc };
 }
+
+/**
+ * Runs `cli ingest FILE` and SIGKILLs it once it says it is rebuilding the vector index: the rows are
+ * committed and folded into the index as a further segment, the rebuild is cut. Returns what it said.
+ */
+export async function ingestKilledDuringRebuild(file: string, env: Record<string, string>): Promise<string> {
+  const load = Bun.spawn(["bun", join(ROOT, "cli/main.ts"), "ingest", file], {
+    env: { ...process.env, MODELS_DIR, ...env }, stdout: "ignore", stderr: "pipe",
+  });
+  let said = "";
+  for await (const chunk of load.stderr) {
+    said += new TextDecoder().decode(chunk);
+    if (said.includes("rebuilding the vector index")) break;
+  }
+  load.kill("SIGKILL");
+  await load.exited;
+  return said;
+}
+
+/** A seeded random number generator (mulberry32): the same seed, the same moments. */
+export function seededRandom(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -5,7 +5,7 @@ import { ingestFile } from "../server/ingest/ingest.ts";
 import { readRecords } from "../server/ingest/read.ts";
 import { loadEmbedder, type Embedder } from "../server/search/embedder.ts";
 import { openStore } from "../server/search/store.ts";
-import { MODELS_DIR, ROOT, SHARED_DATA, tempDir } from "./helpers.ts";
+import { MODELS_DIR, ROOT, SHARED_DATA, seededRandom, tempDir } from "./helpers.ts";
 
 /**
  * SIGKILL during a real CLI load, 20 times at seeded random moments. The load (600 real postings,
@@ -57,7 +57,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 test(`${TRIALS} SIGKILLs during a load leave whole batches, and the re-run completes the load`, async () => {
-  const random = mulberry32(SEED);
+  const random = seededRandom(SEED);
   const seen = { "before the first commit": 0, "between batches": 0, "finishing (compaction, indexes, term stats)": 0, "after it had finished": 0 };
   for (let trial = 0; trial < TRIALS; trial++) {
     const fromEmpty = trial % 2 === 1;
@@ -234,14 +234,4 @@ function expectExactly(rows: StoredRow[], expected: Map<string, StoredRow>): voi
   expect(rows.length).toBe(expected.size);
   expect(new Set(rows.map((row) => row.id)).size).toBe(rows.length);
   for (const row of rows) expectSameRow(row, expected.get(row.id));
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

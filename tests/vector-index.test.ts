@@ -7,7 +7,7 @@ import { ingestRecords } from "../server/ingest/ingest.ts";
 import { maintainVectorIndex } from "../server/search/index-maintenance.ts";
 import { createLogger } from "../server/log.ts";
 import { fixturePostings } from "./fixtures/postings.ts";
-import { MODELS_DIR, ROOT, runCli, spawnServer, tempDir } from "./helpers.ts";
+import { ingestKilledDuringRebuild, MODELS_DIR, runCli, spawnServer, tempDir } from "./helpers.ts";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -93,16 +93,7 @@ test("a large load rebuilds the index in one piece itself; rows written without 
   // A CLI load killed during its own rebuild leaves the new rows in a second segment: the server's maintainer rebuilds.
   const file = join(dataDir, "rest.json");
   await Bun.write(file, JSON.stringify(postings.map((p) => ({ ...p, id: `${p.id}-more` }))));
-  const load = Bun.spawn(["bun", join(ROOT, "cli/main.ts"), "ingest", file], {
-    env: { ...process.env, DATA_DIR: dataDir, MODELS_DIR, VECTOR_INDEX_MIN_ROWS: "10" }, stdout: "ignore", stderr: "pipe",
-  });
-  let said = "";
-  for await (const chunk of load.stderr) {
-    said += new TextDecoder().decode(chunk);
-    if (said.includes("rebuilding the vector index")) break;
-  }
-  load.kill("SIGKILL");
-  await load.exited;
+  const said = await ingestKilledDuringRebuild(file, { DATA_DIR: dataDir, VECTOR_INDEX_MIN_ROWS: "10" });
   expect(said).toContain("rebuilding the vector index over");
   await store.refresh();
   expect((await store.vectorIndexState())?.segments).toBe(2);

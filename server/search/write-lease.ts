@@ -120,17 +120,12 @@ function fileAttempt(location: TableLocation): Attempt {
     }
     ftruncateSync(fd, 0);
     writeSync(fd, JSON.stringify(holder));
-    let held = true;
     return {
-      lease: {
-        async release() {
-          if (!held) return;
-          held = false;
-          ftruncateSync(fd, 0);
-          flock(fd, LOCK_UN);
-          closeSync(fd);
-        },
-      },
+      lease: releasedOnce(async () => {
+        ftruncateSync(fd, 0);
+        flock(fd, LOCK_UN);
+        closeSync(fd);
+      }),
     };
   };
 }
@@ -154,17 +149,23 @@ function redisAttempt(redis: RedisClient, uri: string): Attempt {
         () => {},
       );
     }, REDIS_RENEW_MS);
-    let held = true;
     return {
-      lease: {
-        async release() {
-          if (!held) return;
-          held = false;
-          clearInterval(renewing);
-          await lease.release();
-        },
-      },
+      lease: releasedOnce(async () => {
+        clearInterval(renewing);
+        await lease.release();
+      }),
     };
+  };
+}
+
+function releasedOnce(release: () => Promise<void>): WriteLease {
+  let held = true;
+  return {
+    async release() {
+      if (!held) return;
+      held = false;
+      await release();
+    },
   };
 }
 
