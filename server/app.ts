@@ -29,7 +29,7 @@ export function createApp(deps: AppDeps) {
   const status = createServiceStatus(deps);
   const metrics = createMetrics(status);
   const finish = createRequestObserver({ log: deps.log, metrics });
-  const routeDeps = { ...deps, metrics, timeoutMs: deps.config.limits.searchTimeoutMs };
+  const routeDeps = { ...deps, metrics, timeoutMs: deps.config.limits.searchTimeoutMs, onCancelled: metrics.observeCancelled };
   return new Elysia()
     .onRequest(({ request, set }) => {
       const id = crypto.randomUUID();

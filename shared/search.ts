@@ -13,8 +13,11 @@ export const FILTER_MAX_LENGTH = 256;
  * page of 100 stays within ~3.2 M characters.
  */
 export const DESCRIPTION_MAX_CHARS = 32_000;
-/** Deepest result a page may reach (offset + top_k), as search engines cap their result window. */
-export const OFFSET_MAX = 10_000;
+/**
+ * Deepest result a page may reach (offset + top_k), as search engines cap their result window: the
+ * retrievers bring 2 × (offset + top_k) candidates each, all ranked, so the window bounds a request's work.
+ */
+export const RESULT_WINDOW_MAX = 1_000;
 
 export type Detail = "summary" | "full";
 
@@ -90,10 +93,12 @@ export function parseSearchRequest(
   const source = readText(raw, "source");
   if (source !== undefined) filters.source = source;
 
-  const topK = readInteger(raw, "top_k", fromQueryString) ?? TOP_K_DEFAULT;
+  const topK = Math.min(TOP_K_MAX, Math.max(1, readInteger(raw, "top_k", fromQueryString) ?? TOP_K_DEFAULT));
   const offset = readInteger(raw, "offset", fromQueryString) ?? 0;
   if (offset < 0) throw invalidParameter("offset must be an integer >= 0");
-  if (offset > OFFSET_MAX) throw invalidParameter(`offset must be at most ${OFFSET_MAX}`);
+  if (offset + topK > RESULT_WINDOW_MAX) {
+    throw invalidParameter(`offset + top_k must be at most ${RESULT_WINDOW_MAX} (the deepest result a search pages to); narrow the query or filters instead`);
+  }
 
   const detail = readChoice(raw, "detail", ["summary", "full"]) ?? "summary";
   const sort = readChoice(raw, "sort", ["date", "relevance"]) ?? "date";
@@ -103,7 +108,7 @@ export function parseSearchRequest(
   return {
     query: query.trim(),
     filters,
-    topK: Math.min(TOP_K_MAX, Math.max(1, topK)),
+    topK,
     offset,
     detail,
     minScore,
@@ -183,7 +188,7 @@ export const SearchArgumentsSchema = z.object({
   until: z.string().optional().describe("Only postings published before this time, same format as since."),
   source: z.string().optional().describe("Only postings from this data source; an unknown value is an error that lists the valid ones."),
   top_k: z.number().int().optional().describe(`Results per page, 1-${TOP_K_MAX} (default ${TOP_K_DEFAULT}); values outside are clamped.`),
-  offset: z.number().int().optional().describe(`Index of the first result for paging (default 0, at most ${OFFSET_MAX}): offset 0 with top_k N is page 1, offset N is page 2.`),
+  offset: z.number().int().optional().describe(`Index of the first result for paging (default 0; offset + top_k at most ${RESULT_WINDOW_MAX}): offset 0 with top_k N is page 1, offset N is page 2.`),
   detail: z.enum(["summary", "full"]).optional().describe("summary (default) or full, which adds job_description to each result."),
   min_score: z.number().min(0).max(1).optional().describe("Leave out results scoring below this (0-1); about 0.5 keeps plausible matches, 0.8 only strong ones."),
   sort: z.enum(["date", "relevance"]).optional().describe("How a page is shown: date (default, newest first) or relevance (best first)."),

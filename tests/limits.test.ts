@@ -149,6 +149,29 @@ describe("search timeout", () => {
     await expectRestError(got, 503, "SERVICE_UNAVAILABLE", message);
   });
 
+  test("a timed-out search stops its remaining work: each one is counted where it stopped, none ran to its page", async () => {
+    const cancelled = async () => {
+      const text = await (await fetch(`${slow.url}/metrics`)).text();
+      const counts = [...text.matchAll(/^jobsearch_search_cancelled_total\{stage="(\w+)"\} (\d+)$/gm)];
+      return counts.reduce((sum, [, , n]) => sum + Number(n), 0);
+    };
+    // Searches of the tests before this one may still be stopping.
+    let before = await cancelled();
+    for (let settled = -1; settled !== before; before = await cancelled()) {
+      settled = before;
+      await Bun.sleep(300);
+    }
+    const searches = ["nurse", "python developer", "accountant", "ios engineer", "data scientist"];
+    for (const q of searches) {
+      const response = await fetch(`${slow.url}/v1/search?q=${encodeURIComponent(q)}&top_k=100&offset=900`, { headers: { "x-api-key": slow.apiKey } });
+      expect(response.status).toBe(503);
+    }
+    // The stopped work ends in the background a moment after the 503.
+    const deadline = Date.now() + 5000;
+    while ((await cancelled()) - before < searches.length && Date.now() < deadline) await Bun.sleep(20);
+    expect((await cancelled()) - before).toBe(searches.length);
+  });
+
   test("MCP search_jobs answers an isError result with the same message; list_cities is no search and works", async () => {
     const call = (params: object) =>
       fetch(`${slow.url}/mcp`, {

@@ -30,6 +30,12 @@ describe("parseSearchRequest", () => {
     expect(parseSearchRequest({ q: "x", top_k: topK }, rest).topK).toBe(expected);
   });
 
+  test("pages up to the result window of 1000: the last page is allowed, a clamped top_k counts as clamped", () => {
+    expect(parseSearchRequest({ q: "x", offset: 900, top_k: 100 }, rest)).toMatchObject({ offset: 900, topK: 100 });
+    expect(parseSearchRequest({ q: "x", offset: 900, top_k: 500 }, rest)).toMatchObject({ offset: 900, topK: 100 });
+    expect(parseSearchRequest({ query: "x", offset: "980" }, { ...mcp, fromQueryString: true })).toMatchObject({ offset: 980, topK: 20 });
+  });
+
   test("reads integers from a query string but not from JSON", () => {
     expect(parseSearchRequest({ q: "x", top_k: "5", offset: "10" }, query)).toMatchObject({ topK: 5, offset: 10 });
     expect(failure({ q: "x", top_k: "5" }).message).toBe("top_k must be an integer");
@@ -43,7 +49,9 @@ describe("parseSearchRequest", () => {
 
   test.each([
     ["offset must be an integer >= 0", { q: "x", offset: -1 }],
-    ["offset must be at most 10000", { q: "x", offset: 10_001 }],
+    ["offset + top_k must be at most 1000 (the deepest result a search pages to); narrow the query or filters instead", { q: "x", offset: 981 }],
+    ["offset + top_k must be at most 1000 (the deepest result a search pages to); narrow the query or filters instead", { q: "x", offset: 901, top_k: 500 }],
+    ["offset + top_k must be at most 1000 (the deepest result a search pages to); narrow the query or filters instead", { q: "x", offset: 10_000, top_k: 100 }],
     ["detail must be one of: summary, full", { q: "x", detail: "all" }],
     ["country must be two uppercase letters (ISO 3166-1 alpha-2), e.g. US", { q: "x", country: "de" }],
     ["since must be a valid date, YYYY-MM-DD or YYYY-MM-DD HH:MM:SS", { q: "x", since: "2024-02-30" }],

@@ -10,6 +10,8 @@ export interface Metrics {
   observeRequest(method: string, route: string, status: number, seconds: number): void;
   /** One completed search (parameters checked, results ranked), REST or the MCP search_jobs tool. */
   observeSearch(via: SearchInterface, seconds: number): void;
+  /** A search that timed out stopped its remaining work at `stage` (embed, retrieve, rank, page). */
+  observeCancelled(stage: string): void;
   /** The Prometheus text exposition of every metric, store gauges computed now. */
   render(): Promise<string>;
   readonly contentType: string;
@@ -63,6 +65,13 @@ export function createMetrics(status: ServiceStatus): Metrics {
     help: "Time to run one search (parameters, retrieval, ranking), by interface: rest (/v1/search) or mcp (search_jobs)",
     labelNames: ["interface"] as const,
     buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+
+  const cancelled = new Counter({
+    name: "jobsearch_search_cancelled_total",
+    help: "Searches that timed out (SEARCH_TIMEOUT_MS) and stopped their remaining work, by the stage where they stopped",
+    labelNames: ["stage"] as const,
     registers: [registry],
   });
 
@@ -121,6 +130,9 @@ export function createMetrics(status: ServiceStatus): Metrics {
     },
     observeSearch(via, seconds) {
       searchDuration.observe({ interface: via }, seconds);
+    },
+    observeCancelled(stage) {
+      cancelled.inc({ stage });
     },
     render: () => registry.metrics(),
   };

@@ -17,9 +17,14 @@ export interface SearchDeps {
   embedder: Embedder;
   /** Pages already computed for this table version; absent = every search runs. */
   cache?: ResultCache;
-  /** A search taking longer fails with SERVICE_UNAVAILABLE; absent = no limit. */
+  /** A search taking longer fails with SERVICE_UNAVAILABLE and stops its remaining work; absent = no limit. */
   timeoutMs?: number;
+  /** Told where a timed-out search stopped (embed, retrieve, rank, page). */
+  onCancelled?: (stage: SearchStage) => void;
 }
+
+/** The steps of a search, between which a timed-out search stops. */
+export type SearchStage = "embed" | "retrieve" | "rank" | "page";
 
 /** Each retriever brings at least this many candidates, so fusion has depth beyond one page. */
 const MIN_CANDIDATES = 50;
@@ -34,29 +39,38 @@ const VECTOR_EXPANSION_WEIGHT = 0.5;
  * fused, calibrated score, reposts collapse to their newest copy, results under `minScore` drop,
  * and the page holds ranks [offset, offset + topK), shown newest first (or by relevance).
  * Throws INVALID_PARAMETER for a source that is not in the data, SERVICE_UNAVAILABLE when it
- * takes longer than `deps.timeoutMs`.
+ * takes longer than `deps.timeoutMs`; the search then stops at its next step (a LanceDB query under
+ * way cannot be cancelled and finishes, but nothing is ranked or built after it).
  */
 export async function searchJobs(deps: SearchDeps, request: SearchRequest): Promise<JobResult[]> {
-  const work = cachedSearch(deps, request);
-  if (deps.timeoutMs === undefined) return work;
+  if (deps.timeoutMs === undefined) return cachedSearch(deps, request);
   const ms = deps.timeoutMs;
-  return withTimeout(work, ms, () => new AppError("SERVICE_UNAVAILABLE", `search timed out after ${ms} ms; try again, or narrow the query or filters`));
+  const controller = new AbortController();
+  const work = cachedSearch(deps, request, controller.signal).catch((error: unknown) => {
+    if (error instanceof SearchCancelled) deps.onCancelled?.(error.stage);
+    throw error;
+  });
+  return withTimeout(work, ms, () => {
+    controller.abort();
+    return new AppError("SERVICE_UNAVAILABLE", `search timed out after ${ms} ms; try again, or narrow the query or filters`);
+  });
 }
 
 /** A page from the cache, or computed and cached. */
-async function cachedSearch(deps: SearchDeps, request: SearchRequest): Promise<JobResult[]> {
+async function cachedSearch(deps: SearchDeps, request: SearchRequest, signal?: AbortSignal): Promise<JobResult[]> {
   const version = deps.cache ? await deps.store.version() : 0;
   const cached = deps.cache?.get(version, request);
   if (cached) return cached;
-  const results = await runSearch(deps, request);
+  const results = await runSearch(deps, request, signal);
   deps.cache?.set(version, request, results);
   return results;
 }
 
 /** A page without the cache (see `searchJobs`). */
-async function runSearch(deps: SearchDeps, request: SearchRequest): Promise<JobResult[]> {
+async function runSearch(deps: SearchDeps, request: SearchRequest, signal?: AbortSignal): Promise<JobResult[]> {
   await checkSource(deps, request);
-  const ranked = await rankCandidates(deps, request);
+  const ranked = await rankCandidates(deps, request, signal);
+  stopIfAborted(signal, "page");
   const kept = (request.collapse ? collapseReposts(ranked) : ranked).filter((c) => c.score >= request.minScore);
   const page = kept.slice(request.offset, request.offset + request.topK);
   if (request.sort === "date") {
@@ -79,8 +93,9 @@ export interface Ranked {
  * Every candidate of both retrievers, best first (equal scores by id, so pages stay stable).
  * Exported for the evaluation, which fits the ranking weights on these features.
  */
-export async function rankCandidates(deps: SearchDeps, request: SearchRequest): Promise<Ranked[]> {
+export async function rankCandidates(deps: SearchDeps, request: SearchRequest, signal?: AbortSignal): Promise<Ranked[]> {
   const mode = request.retrieval ?? "hybrid";
+  stopIfAborted(signal, "embed");
   const analysis = analyzeQuery(request.query);
   const stats = deps.store.termStats();
   // A query that names a job outright is served best by its own words (related jobs only dilute it);
@@ -93,6 +108,7 @@ export async function rankCandidates(deps: SearchDeps, request: SearchRequest): 
   const vector = mode === "bm25" ? undefined : await deps.embedder.embedQuery([request.query, ...steering].join(" "));
   const keywordText = analysis.terms.join(" ") || request.query;
   const full = request.detail === "full";
+  stopIfAborted(signal, "retrieve");
   const [nearest, keyword] = await Promise.all([
     vector === undefined ? [] : deps.store.nearest(vector, request.filters, depth, full),
     mode === "vector"
@@ -113,6 +129,7 @@ export async function rankCandidates(deps: SearchDeps, request: SearchRequest): 
     else candidates.set(row.id, { row, cosine: vector ? dot(vector, row.vector) : 0, bm25: score, bm25Rank: i + 1, vectorRank: null });
   });
 
+  stopIfAborted(signal, "rank");
   let bestCosine = -1;
   let bestBm25 = 0;
   for (const c of candidates.values()) {
@@ -130,6 +147,7 @@ export async function rankCandidates(deps: SearchDeps, request: SearchRequest): 
     return { c, evidence: mode === "hybrid" ? features(query, c.row.terms, retrieval) : undefined };
   });
   // Feedback needs every candidate's first-pass evidence before any final score.
+  stopIfAborted(signal, "rank");
   if (mode === "hybrid") addFeedback(scored.map(({ c, evidence }) => ({ features: evidence!, vector: c.row.vector, terms: c.row.terms })));
   const ranked: Ranked[] = scored.map(({ c, evidence }) => {
     const fused = evidence ? fusedScore(evidence) : mode === "vector" ? c.cosine : c.bm25;
@@ -140,6 +158,17 @@ export async function rankCandidates(deps: SearchDeps, request: SearchRequest): 
 }
 
 // --- internal ---
+
+/** Thrown inside a search whose caller timed out: the rest of its work is skipped. */
+class SearchCancelled extends Error {
+  constructor(readonly stage: SearchStage) {
+    super(`search cancelled before ${stage}`);
+  }
+}
+
+function stopIfAborted(signal: AbortSignal | undefined, stage: SearchStage): void {
+  if (signal?.aborted) throw new SearchCancelled(stage);
+}
 
 /** Every title and skill word of each occupation, folded: a query made only of these is a keyword query. */
 const VOCABULARY = new Map(
