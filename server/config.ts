@@ -56,6 +56,10 @@ const ConfigSchema = z.object({
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   /** Requests per minute per principal when its API key sets no limit of its own. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Requests of one key or OAuth user running at once (searches, MCP calls); more get 429 with Retry-After: 1. */
+  MAX_IN_FLIGHT_PER_KEY: z.coerce.number().int().min(1).default(4),
+  /** Messages one MCP JSON-RPC batch may hold; a larger batch is refused whole (-32600). */
+  MCP_MAX_BATCH: z.coerce.number().int().min(1).max(100).default(10),
   /** Shared state for several server processes: rate-limit counters, API keys, OAuth state; unset = memory and DATA_DIR. */
   REDIS_URL: z.string().min(1).optional(),
   /** An external OAuth issuer whose tokens /mcp accepts instead of the built-in authorization server. */
@@ -102,7 +106,14 @@ export interface Config {
   allowedOrigins: string[];
   /** Proxies in front that append to X-Forwarded-For; 0 = trust only the socket. */
   trustProxy: number;
-  rateLimit: { perMinute: number; redisUrl?: string };
+  rateLimit: {
+    perMinute: number;
+    /** Requests of one principal in flight at once. */
+    inFlightPerKey: number;
+    /** Messages in one MCP batch. */
+    mcpMaxBatch: number;
+    redisUrl?: string;
+  };
   /** Set: API keys, OAuth state and rate-limit counters live in this Redis, shared by every process. */
   redisUrl?: string;
   oauth: {
@@ -145,7 +156,12 @@ export function loadConfig(env: Record<string, string | undefined> = Bun.env): C
     ...(c.PUBLIC_URL ? { publicUrl: c.PUBLIC_URL.replace(/\/+$/, "") } : {}),
     allowedOrigins: c.ALLOWED_ORIGINS,
     trustProxy: c.TRUST_PROXY,
-    rateLimit: { perMinute: c.RATE_LIMIT_PER_MINUTE, ...(c.REDIS_URL ? { redisUrl: c.REDIS_URL } : {}) },
+    rateLimit: {
+      perMinute: c.RATE_LIMIT_PER_MINUTE,
+      inFlightPerKey: c.MAX_IN_FLIGHT_PER_KEY,
+      mcpMaxBatch: c.MCP_MAX_BATCH,
+      ...(c.REDIS_URL ? { redisUrl: c.REDIS_URL } : {}),
+    },
     ...(c.REDIS_URL ? { redisUrl: c.REDIS_URL } : {}),
     oauth: {
       accessTokenTtlSeconds: c.ACCESS_TOKEN_TTL_S,

@@ -35,7 +35,7 @@ beforeAll(async () => {
   }
   newFile = join(work, "new.jsonl");
   await Bun.write(newFile, records.map((r) => JSON.stringify(r)).join("\n"));
-  t = await startTestServer({ env: { RATE_LIMIT_PER_MINUTE: "1000000" } });
+  t = await startTestServer({ env: { RATE_LIMIT_PER_MINUTE: "1000000", MAX_IN_FLIGHT_PER_KEY: "64" } });
   await ingestRecords(t.server, earlier.map((value, i) => ({ ref: `line ${i + 1}`, value })));
 }, 120_000);
 

@@ -57,7 +57,7 @@ describe("through Redis, two server processes", () => {
   test("share one limit per key", async () => {
     const redis = await startRedis();
     const dataDir = tempDir();
-    const env = { REDIS_URL: redis.url, DEMO_DATA: "false" };
+    const env = { REDIS_URL: redis.url, DEMO_DATA: "false", MAX_IN_FLIGHT_PER_KEY: "100" };
     const ingestFile = `${dataDir}/postings.json`;
     await Bun.write(ingestFile, JSON.stringify(fixturePostings().slice(0, 4)));
     expect((await runCli(["ingest", ingestFile], { DATA_DIR: dataDir })).code).toBe(0);

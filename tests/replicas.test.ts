@@ -47,7 +47,7 @@ function dir(): string {
 
 beforeAll(async () => {
   [redis, s3] = await Promise.all([startRedis(), startS3()]);
-  env = { ...s3.env("replicas"), REDIS_URL: redis.url, DEMO_DATA: "false", PUBLIC_URL, RATE_LIMIT_PER_MINUTE: "1000" };
+  env = { ...s3.env("replicas"), REDIS_URL: redis.url, DEMO_DATA: "false", PUBLIC_URL, RATE_LIMIT_PER_MINUTE: "1000", MAX_IN_FLIGHT_PER_KEY: "64" };
   const file = join(dir(), "postings.json");
   await Bun.write(file, JSON.stringify(fixturePostings().slice(0, 36)));
   expect((await cli(["ingest", file])).code).toBe(0);

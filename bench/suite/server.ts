@@ -51,7 +51,7 @@ export async function spawnBenchServer(dataDir: string, apiKey: string, env: Rec
   const started = performance.now();
   const proc = Bun.spawn(["bun", join(ROOT, "server/main.ts")], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", MODELS_DIR, DEMO_DATA: "false", LOG_LEVEL: "info", LANCEDB_LOG: "error", ...env },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", MODELS_DIR, DEMO_DATA: "false", LOG_LEVEL: "info", LANCEDB_LOG: "error", MAX_IN_FLIGHT_PER_KEY: "1000", ...env },
     stdout: "pipe",
     stderr: "pipe",
   });

@@ -34,8 +34,20 @@ export interface RateLimiter {
    * `limit` requests per minute, or per `options.periodMs`.
    */
   hit(principalId: string, limit: number, options?: HitOptions): Promise<RateDecision>;
+  /**
+   * Takes one of the principal's `limit` slots for work in flight; undefined when all are taken.
+   * `leave()` gives it back (a slot whose process died frees itself after {@link SLOT_LEASE_MS}).
+   */
+  enter(principalId: string, limit: number): Promise<Slot | undefined>;
   close(): Promise<void> | void;
 }
+
+export interface Slot {
+  leave(): void;
+}
+
+/** Longest a slot stays taken without `leave()`: longer than any request may run (IDLE_TIMEOUT_S caps it). */
+export const SLOT_LEASE_MS = 120_000;
 
 /**
  * Per-process limiter. Memory stays bounded: a principal whose bucket is full again is
@@ -45,6 +57,7 @@ export interface RateLimiter {
 export function createMemoryRateLimiter(options: { now?: () => number; random?: () => number } = {}): RateLimiter {
   const { now = Date.now, random = Math.random } = options;
   const arrivals = new Map<string, number>();
+  const inFlight = new Map<string, number>();
   let nextSweep = 0;
   return {
     async hit(principalId, limit, options = {}) {
@@ -57,8 +70,25 @@ export function createMemoryRateLimiter(options: { now?: () => number; random?: 
       if (step.allowed && !options.peek) arrivals.set(principalId, step.tat);
       return decide(step, random);
     },
+    async enter(principalId, limit) {
+      checkLimit(limit);
+      const taken = inFlight.get(principalId) ?? 0;
+      if (taken >= limit) return undefined;
+      inFlight.set(principalId, taken + 1);
+      let left = false;
+      return {
+        leave() {
+          if (left) return;
+          left = true;
+          const now = (inFlight.get(principalId) ?? 1) - 1;
+          if (now > 0) inFlight.set(principalId, now);
+          else inFlight.delete(principalId);
+        },
+      };
+    },
     close() {
       arrivals.clear();
+      inFlight.clear();
     },
   };
 }
@@ -119,24 +149,47 @@ export function createRedisRateLimiter(
     return undefined;
   };
 
+  /** `run` against Redis when it answers, else undefined (and the outage noted). */
+  const attempt = async <T>(run: (redis: RedisClient) => Promise<T>): Promise<T | undefined> => {
+    const redis = closed ? undefined : await connection();
+    if (!redis) return undefined;
+    try {
+      const result = await withTimeout(run(redis));
+      if (failing) log.info("rate limit: Redis is back");
+      failing = false;
+      return result;
+    } catch (error) {
+      if (client === redis) fail(error);
+      return undefined;
+    }
+  };
+
   return {
     async hit(principalId, limit, options = {}) {
       checkLimit(limit);
-      const redis = closed ? undefined : await connection();
-      if (redis) {
-        try {
-          const at = now ? String(toMicros(now())) : "";
-          const args = [String(limit), at, String(periodOf(options)), options.peek ? "1" : ""];
-          const reply = await withTimeout(runScript(redis, GCRA, [prefix + principalId], args));
-          if (failing) log.info("rate limit: Redis is back");
-          failing = false;
-          const [allowed, remaining, waitUs] = reply as [number, number, number];
-          return decide({ allowed: allowed === 1, remaining, waitUs }, random);
-        } catch (error) {
-          if (client === redis) fail(error);
-        }
-      }
-      return fallback.hit(principalId, limit, options);
+      const at = now ? String(toMicros(now())) : "";
+      const args = [String(limit), at, String(periodOf(options)), options.peek ? "1" : ""];
+      const reply = await attempt((redis) => runScript(redis, GCRA, [prefix + principalId], args));
+      if (reply === undefined) return fallback.hit(principalId, limit, options);
+      const [allowed, remaining, waitUs] = reply as [number, number, number];
+      return decide({ allowed: allowed === 1, remaining, waitUs }, random);
+    },
+    async enter(principalId, limit) {
+      checkLimit(limit);
+      const key = `${prefix}inflight:${principalId}`;
+      const token = crypto.randomUUID();
+      const reply = await attempt((redis) => runScript(redis, ENTER, [key], [String(limit), token, String(SLOT_LEASE_MS)]));
+      if (reply === undefined) return fallback.enter(principalId, limit);
+      if (Number(reply) !== 1) return undefined;
+      let left = false;
+      return {
+        leave() {
+          if (left) return;
+          left = true;
+          // A slot Redis does not hear about frees itself after SLOT_LEASE_MS.
+          void attempt((redis) => redis.send("ZREM", [key, token]));
+        },
+      };
     },
     async close() {
       closed = true;
@@ -162,9 +215,21 @@ export async function enforceRateLimit(limiter: RateLimiter, principal: Principa
   if (!decision.allowed) throw new AppError("RATE_LIMITED", "Rate limit exceeded", { retryAfter: decision.retryAfter });
 }
 
+/**
+ * Takes one of the principal's `limit` slots for a request in flight. Throws the same RATE_LIMITED
+ * error (Retry-After 1 s) when they are all taken, so one key cannot occupy the server.
+ */
+export async function enterInFlight(limiter: RateLimiter, principal: Principal, limit: number): Promise<Slot> {
+  const slot = await limiter.enter(principal.id, limit);
+  if (!slot) throw new AppError("RATE_LIMITED", "Rate limit exceeded", { retryAfter: IN_FLIGHT_RETRY_S });
+  return slot;
+}
+
 // --- internal ---
 
 const MINUTE_US = 60_000_000;
+/** Retry-After for a principal with all its slots in flight: a search takes milliseconds. */
+const IN_FLIGHT_RETRY_S = 1;
 const RECONNECT_DELAY_MS = 1000;
 
 interface Step {
@@ -231,3 +296,15 @@ redis.call('SET', KEYS[1], string.format('%d', tat), 'PX', string.format('%d', m
 return {1, math.floor((now - allowAt) / interval), 0}
 `;
 const GCRA = defineScript(GCRA_LUA);
+
+// KEYS[1] the principal's slots (a sorted set: token → expiry in ms); ARGV[1] limit, ARGV[2] token,
+// ARGV[3] lease ms. Expired slots (their process died) are dropped first. Returns 1 when taken, 0 when full.
+const ENTER = defineScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
+`);

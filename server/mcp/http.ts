@@ -6,7 +6,7 @@ import { errorResponse } from "../app.ts";
 import type { KeyStore } from "../auth/api-keys.ts";
 import { requireApiKey } from "../auth/guard.ts";
 import type { Principal } from "../auth/principal.ts";
-import { enforceRateLimit, type RateLimiter } from "../auth/rate-limit.ts";
+import { enforceRateLimit, enterInFlight, type RateLimiter, type Slot } from "../auth/rate-limit.ts";
 import { baseUrl, resourceMetadataUrl } from "../base-url.ts";
 import { readBodyText } from "../body-limit.ts";
 import type { Config } from "../config.ts";
@@ -67,7 +67,6 @@ async function serveMcp(deps: McpDeps, request: Request, requestId: string): Pro
     principal = await authenticate(deps, request, base);
     if (principal === undefined) return unauthorized(base, requestId);
     notePrincipal(request, principal);
-    await enforceRateLimit(deps.limiter, principal, deps.config.rateLimit.perMinute);
   } catch (error) {
     if (error instanceof InvalidTokenError) return unauthorized(base, requestId, error.message);
     if (error instanceof AppError && error.status < 500) return errorResponse(error, requestId);
@@ -82,6 +81,47 @@ async function serveMcp(deps: McpDeps, request: Request, requestId: string): Pro
     return jsonRpcError(error.status, -32600, `Payload too large: ${error.message}`, requestId, {}, error.code);
   }
 
+  const batch = parseBatch(body);
+  if (batch !== undefined && batch.length > deps.config.rateLimit.mcpMaxBatch) {
+    return jsonRpcError(400, -32600, `Batch too large: at most ${deps.config.rateLimit.mcpMaxBatch} messages`, requestId);
+  }
+  const slots: Slot[] = [];
+  try {
+    if (batch === undefined) {
+      // One message: one request against the limits, answered 429 as a REST request would be.
+      try {
+        slots.push(await enterInFlight(deps.limiter, principal, deps.config.rateLimit.inFlightPerKey));
+        await enforceRateLimit(deps.limiter, principal, deps.config.rateLimit.perMinute);
+      } catch (error) {
+        if (error instanceof AppError && error.status < 500) return errorResponse(error, requestId);
+        throw error;
+      }
+      return await runSdk(deps, request, principal, body, requestId);
+    }
+    // A batch: each request in it counts as one against both limits; those over get the error alone.
+    const refused: object[] = [];
+    const forwarded: unknown[] = [];
+    for (const message of batch) {
+      const id = requestIdOf(message);
+      const refusal = id === undefined ? undefined : await admit(deps, principal, slots);
+      if (refusal === undefined) forwarded.push(message);
+      else refused.push({ jsonrpc: "2.0", id, error: { code: -32000, message: refusal.message, data: { error_code: refusal.code, retry_after: refusal.retryAfter } } });
+    }
+    if (refused.length === 0) return await runSdk(deps, request, principal, body, requestId);
+    const answered = forwarded.length === 0 ? undefined : await runSdk(deps, request, principal, JSON.stringify(forwarded), requestId);
+    if (answered !== undefined && answered.status !== 200 && answered.status !== 202) return answered;
+    const answers = answered?.status === 200 ? ((await answered.json()) as unknown[]) : [];
+    return new Response(JSON.stringify([...answers, ...refused]), {
+      status: 200,
+      headers: { "content-type": "application/json", "x-request-id": requestId },
+    });
+  } finally {
+    for (const slot of slots) slot.leave();
+  }
+}
+
+/** The SDK's answer to `body` (already read within the limit), in a fresh stateless server and transport. */
+async function runSdk(deps: McpDeps, request: Request, principal: Principal, body: string, requestId: string): Promise<Response> {
   let failed = false;
   const server = createMcpServer(deps, {
     requestId,
@@ -103,6 +143,36 @@ async function serveMcp(deps: McpDeps, request: Request, requestId: string): Pro
     await transport.close();
     await server.close();
   }
+}
+
+/** A slot and one request of the rate limit for one call of a batch; the AppError refusing it, if any. */
+async function admit(deps: McpDeps, principal: Principal, slots: Slot[]): Promise<AppError | undefined> {
+  try {
+    slots.push(await enterInFlight(deps.limiter, principal, deps.config.rateLimit.inFlightPerKey));
+    await enforceRateLimit(deps.limiter, principal, deps.config.rateLimit.perMinute);
+    return undefined;
+  } catch (error) {
+    if (error instanceof AppError && error.code === "RATE_LIMITED") return error;
+    throw error;
+  }
+}
+
+/** The messages of a JSON-RPC batch; undefined for a single message or a body that is no JSON array. */
+function parseBatch(body: string): unknown[] | undefined {
+  if (!body.trimStart().startsWith("[")) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return Array.isArray(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The id of a JSON-RPC request (a message with a method and an id); undefined for notifications and others. */
+function requestIdOf(message: unknown): string | number | undefined {
+  if (typeof message !== "object" || message === null) return undefined;
+  const { id, method } = message as { id?: unknown; method?: unknown };
+  return typeof method === "string" && (typeof id === "string" || typeof id === "number") ? id : undefined;
 }
 
 /** The principal of the request, or undefined when it carries neither a Bearer token nor an API key. */

@@ -4,7 +4,7 @@ import { parseSearchRequest, type CityCounts, type SearchResponse } from "../../
 import type { KeyStore } from "../auth/api-keys.ts";
 import { requireApiKey } from "../auth/guard.ts";
 import { readBodyText } from "../body-limit.ts";
-import { enforceRateLimit, type RateLimiter } from "../auth/rate-limit.ts";
+import { enforceRateLimit, enterInFlight, type RateLimiter } from "../auth/rate-limit.ts";
 import type { Config } from "../config.ts";
 import { corsHeaders, preflightResponse } from "../cors.ts";
 import type { Metrics } from "../ops/metrics.ts";
@@ -23,6 +23,17 @@ export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateL
     const principal = await requireApiKey(deps.keys, request.headers.get("x-api-key"));
     notePrincipal(request, principal);
     await enforceRateLimit(deps.limiter, principal, deps.config.rateLimit.perMinute);
+    return principal;
+  };
+  /** Authorizes, then runs `search` in one of the principal's slots for requests in flight. */
+  const limited = async <T>(request: Request, search: () => Promise<T>): Promise<T> => {
+    const principal = await authorize(request);
+    const slot = await enterInFlight(deps.limiter, principal, deps.config.rateLimit.inFlightPerKey);
+    try {
+      return await search();
+    } finally {
+      slot.leave();
+    }
   };
   const respond = async (http: Request, raw: Record<string, unknown>, fromQueryString: boolean, requestId: string) => {
     const started = performance.now();
@@ -45,17 +56,16 @@ export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateL
     .options("/v1/search", preflight)
     .options("/v1/cities", preflight)
     .onBeforeHandle(({ request, set }) => void Object.assign(set.headers, corsHeaders(deps.config, request)))
-    .get("/v1/search", async ({ request, set }) => {
-      await authorize(request);
-      return respond(request, queryParameters(new URL(request.url)), true, String(set.headers["x-request-id"]));
-    }, { detail: searchGetOperation })
+    .get("/v1/search", ({ request, set }) =>
+      limited(request, () => respond(request, queryParameters(new URL(request.url)), true, String(set.headers["x-request-id"]))),
+      { detail: searchGetOperation })
     .post(
       "/v1/search",
-      async ({ request, set }) => {
-        await authorize(request);
-        const body = await jsonBody(request, deps.config.limits.maxBodyBytes);
-        return respond(request, body, false, String(set.headers["x-request-id"]));
-      },
+      ({ request, set }) =>
+        limited(request, async () => {
+          const body = await jsonBody(request, deps.config.limits.maxBodyBytes);
+          return respond(request, body, false, String(set.headers["x-request-id"]));
+        }),
       { parse: "none", detail: searchPostOperation },
     )
     .get("/v1/cities", async ({ request, set }) => {
