@@ -3,7 +3,7 @@ import { defineCommand } from "citty";
 import { invalidParameter } from "../../shared/errors.ts";
 import { MAPPABLE_FIELDS, parseColumnMap, type ColumnMap } from "../../server/ingest/columns.ts";
 import { formatSummary, ingestRecords, StrictIngestError, type IngestProblem } from "../../server/ingest/ingest.ts";
-import { detectFormat, INPUT_FORMATS, readRecords, SUPPORTED_FORMATS, type InputFormat } from "../../server/ingest/read.ts";
+import { detectFormat, INPUT_FORMATS, openRecords, SUPPORTED_FORMATS, type InputFormat } from "../../server/ingest/read.ts";
 import { loadConfig } from "../../server/config.ts";
 import { describeHolder, openWriteLock } from "../../server/search/write-lease.ts";
 import { openLocalStore } from "../local.ts";
@@ -44,7 +44,9 @@ export default defineCommand({
       throw usageError(`--map applies to --format csv only (${args.file} is read as ${format})`);
     }
     const config = loadConfig();
-    const records = await readRecords(args.file, { format, map }); // before the model loads: a bad file fails at once
+    const records = await openRecords(args.file, { format, map });
+    // Before the model loads, a file whose start is unreadable (a CSV header, a .json that is no array) fails at once.
+    for await (const _ of records) break;
     // A server on the same machine keeps the CPU first (threads started from here on inherit this).
     setPriority(LOAD_PRIORITY);
     const { store, embedder } = await openLocalStore(config);
@@ -67,11 +69,11 @@ export default defineCommand({
       });
       ticker?.finish();
       progress.finish();
-      printProblems(summary.problems);
+      printProblems(summary.problems, summary.invalid);
       console.log(formatSummary(summary));
     } catch (error) {
       if (!(error instanceof StrictIngestError)) throw error;
-      printProblems(error.problems);
+      printProblems(error.problems, error.count);
       throw error;
     } finally {
       ticker?.finish();
@@ -123,7 +125,7 @@ function batchSize(value: string): number {
   return Number(value);
 }
 
-function printProblems(problems: IngestProblem[]): void {
+function printProblems(problems: IngestProblem[], count: number): void {
   for (const { ref, problem } of problems.slice(0, SHOWN_PROBLEMS)) console.error(`skipped ${ref}: ${problem}`);
-  if (problems.length > SHOWN_PROBLEMS) console.error(`… and ${problems.length - SHOWN_PROBLEMS} more invalid records`);
+  if (count > SHOWN_PROBLEMS) console.error(`… and ${count - SHOWN_PROBLEMS} more invalid records`);
 }

@@ -1,7 +1,6 @@
-import { createReadStream } from "node:fs";
-import { pipeline, Transform, type Readable } from "node:stream";
-import { createGunzip } from "node:zlib";
+import { pipeline, Readable, Transform } from "node:stream";
 import { parse, type CsvError, type Options } from "csv-parse";
+import { inputBytes, RECORD_MAX_BYTES } from "./input.ts";
 import type { RawRecord } from "./read.ts";
 
 /** One row of a CSV file, by the line it starts on; `problem` when the row could not be read. */
@@ -59,10 +58,9 @@ export async function* parseCsv(input: Readable): AsyncGenerator<CsvRow> {
   }
 }
 
-/** The rows of a `.csv` or `.csv.gz` file; see {@link parseCsv}. */
+/** The rows of a `.csv` or `.csv.gz` file, within the input bounds of input.ts; see {@link parseCsv}. */
 export function csvFileRows(path: string): AsyncGenerator<CsvRow> {
-  const file = createReadStream(path);
-  return parseCsv(path.toLowerCase().endsWith(".gz") ? pipeline(file, createGunzip(), () => {}) : file);
+  return parseCsv(Readable.from(inputBytes(path).chunks));
 }
 
 /** The column names of a CSV file's first row (reads no further); empty for an empty file. */
@@ -73,22 +71,26 @@ export async function readCsvHeader(path: string): Promise<string[]> {
   return [];
 }
 
+/** Every record of a CSV file at once (small files, tests); see {@link csvRecords}. */
+export async function readCsvRecords(path: string, makeMapper: (columns: string[]) => RowMapper): Promise<RawRecord[]> {
+  return Array.fromAsync(csvRecords(path, makeMapper));
+}
+
 /**
- * Reads a CSV file whose first row names the columns into one record per data row, each built by
+ * Streams a CSV file whose first row names the columns as one record per data row, each built by
  * the mapper that `makeMapper` returns for the header (it may throw to reject the whole file, e.g.
  * for a missing column). A row is referred to by the line it starts on (`line 7`); a row whose
  * field count differs from the header's, or that the mapper refuses, becomes a record with
  * `parseError`. Rows whose fields are all empty are skipped like blank lines.
  */
-export async function readCsvRecords(path: string, makeMapper: (columns: string[]) => RowMapper): Promise<RawRecord[]> {
-  const records: RawRecord[] = [];
+export async function* csvRecords(path: string, makeMapper: (columns: string[]) => RowMapper): AsyncGenerator<RawRecord> {
   let columns: string[] | undefined;
   let mapRow: RowMapper | undefined;
   for await (const row of csvFileRows(path)) {
     const ref = `line ${row.line}`;
     if ("problem" in row) {
       if (columns === undefined) throw new Error(`${path}: the header row (${ref}) is not valid CSV: ${row.problem}`);
-      records.push({ ref, parseError: row.problem });
+      yield { ref, parseError: row.problem };
       continue;
     }
     if (columns === undefined) {
@@ -98,16 +100,15 @@ export async function readCsvRecords(path: string, makeMapper: (columns: string[
     }
     if (row.fields.every((field) => field.trim() === "")) continue;
     if (row.fields.length !== columns.length) {
-      records.push({ ref, parseError: `has ${row.fields.length} fields, the header has ${columns.length}` });
+      yield { ref, parseError: `has ${row.fields.length} fields, the header has ${columns.length}` };
       continue;
     }
     const values: Record<string, string> = {};
     columns.forEach((column, i) => (values[column] = row.fields[i]!));
     const mapped = mapRow!(values);
-    records.push("value" in mapped ? { ref, value: mapped.value } : { ref, parseError: mapped.problem });
+    yield "value" in mapped ? { ref, value: mapped.value } : { ref, parseError: mapped.problem };
   }
   if (columns === undefined) throw new Error(`${path} is empty (a CSV file needs a header row)`);
-  return records;
 }
 
 // --- internal ---
@@ -120,7 +121,7 @@ interface ParsedRow {
 }
 
 /** Longer rows are refused (csv-parse's guard against a wrong delimiter, raised from 128,000). */
-const MAX_RECORD_CHARS = 1_000_000;
+const MAX_RECORD_CHARS = RECORD_MAX_BYTES;
 
 function checkHeader(fields: string[], path: string): string[] {
   const columns = fields.map((name) => name.trim());

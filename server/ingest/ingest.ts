@@ -7,14 +7,14 @@ import { rankingTerms } from "../search/ranking.ts";
 import type { JobStore } from "../search/store.ts";
 import { updateVectorIndex, VECTOR_INDEX_MIN_ROWS, type IndexUpdate, type IndexWork } from "../search/index-maintenance.ts";
 import { writeLock, type LeaseHolder, type WriteLease, type WriteLock } from "../search/write-lease.ts";
-import { readRecords, type RawRecord, type ReadOptions } from "./read.ts";
+import { openRecords, type RawRecord, type ReadOptions, type RecordSource } from "./read.ts";
 import { validateRecord } from "./validate.ts";
 
 export interface IngestOptions {
   /** Abort before writing anything when any record is invalid. */
   strict?: boolean;
   batchSize?: number;
-  /** Called after each batch with the records handled so far. */
+  /** Called after each batch with the records handled so far and the total (estimated from the bytes read, for a file). */
   onProgress?: (done: number, total: number) => void;
   /** Wait for another writer of the table (default), or throw WriteBusyError at once. */
   wait?: boolean;
@@ -47,6 +47,7 @@ export interface IngestSummary {
   invalid: number;
   /** Earlier copies of an id that appears again later in the same load (the last one wins). */
   duplicates: number;
+  /** The first PROBLEMS_KEPT invalid records (`invalid` counts them all). */
   problems: IngestProblem[];
   /** What the load did to the ANN index (work undefined: nothing needed). */
   index?: IndexUpdate;
@@ -54,57 +55,50 @@ export interface IngestSummary {
 }
 
 export class StrictIngestError extends Error {
-  constructor(readonly problems: IngestProblem[]) {
-    super(`${problems.length} invalid record(s); --strict given, nothing was written`);
+  /** `problems`: the first PROBLEMS_KEPT of `count` invalid records. */
+  constructor(readonly problems: IngestProblem[], readonly count = problems.length) {
+    super(`${count} invalid record(s); --strict given, nothing was written`);
     this.name = "StrictIngestError";
   }
 }
 
-/** Reads (see {@link readRecords} for formats), validates and upserts a file of postings; see {@link ingestRecords}. */
+/** Invalid records a summary lists (the count is exact), so a file of garbage cannot fill memory. */
+export const PROBLEMS_KEPT = 1000;
+
+/** Records to load: an array, or a file read as a stream (see openRecords). */
+export type Records = readonly RawRecord[] | RecordSource;
+
+/** Streams (see {@link openRecords} for formats and bounds), validates and upserts a file of postings; see {@link ingestRecords}. */
 export async function ingestFile(
   deps: IngestDeps,
   path: string,
   options: IngestOptions & ReadOptions = {},
 ): Promise<IngestSummary> {
-  return ingestRecords(deps, await readRecords(path, { format: options.format, map: options.map }), options);
+  return ingestRecords(deps, await openRecords(path, { format: options.format, map: options.map }), options);
 }
 
 /**
- * Validates every record, then, holding the table's write lease (waiting for another writer
- * unless `wait: false`), upserts the valid ones by id in batches: new ids are inserted, changed
- * postings replaced, identical ones left alone (neither embedded nor written), so re-running a load
- * changes nothing. Each batch is one commit, so a load killed at any point leaves the table at a
- * batch boundary, and running it again completes it. Then it compacts, updates the other indexes
- * and builds or rebuilds the ANN index when the table needs it, so a server never has to build it
- * on start. With `strict`, throws StrictIngestError before any write.
+ * Validates each record and, holding the table's write lease (waiting for another writer unless
+ * `wait: false`), upserts the valid ones by id in batches as they are read: new ids are inserted,
+ * changed postings replaced, identical ones left alone (neither embedded nor written), so re-running
+ * a load changes nothing. Only the current batch is kept in memory (and 8 bytes per id seen, to
+ * count repeats: a later copy of an id replaces the earlier one and is counted as a duplicate). Each
+ * batch is one commit, so a load killed at any point leaves the table at a batch boundary, and
+ * running it again completes it. Then it compacts, updates the other indexes and builds or rebuilds
+ * the ANN index when the table needs it, so a server never has to build it on start. With `strict`,
+ * reads everything once first and throws StrictIngestError before any write.
  */
-export async function ingestRecords(
-  deps: IngestDeps,
-  raw: RawRecord[],
-  options: IngestOptions = {},
-): Promise<IngestSummary> {
+export async function ingestRecords(deps: IngestDeps, records: Records, options: IngestOptions = {}): Promise<IngestSummary> {
   const started = performance.now();
-  const problems: IngestProblem[] = [];
-  const byId = new Map<string, ValidJobRecord>();
-  for (const record of raw) {
-    const checked = validateRecord(record);
-    if (checked.ok) {
-      byId.delete(checked.record.id); // re-insert so the last copy keeps its place
-      byId.set(checked.record.id, checked.record);
-    } else problems.push({ ref: record.ref, problem: checked.problem });
-  }
-  if (options.strict && problems.length > 0) throw new StrictIngestError(problems);
-
-  const valid = [...byId.values()];
+  if (options.strict) await checkAll(records);
   const summary: IngestSummary = {
-    inserted: 0, updated: 0, unchanged: 0, invalid: problems.length,
-    duplicates: raw.length - problems.length - valid.length, problems, index: { work: undefined, rows: 0, ms: 0 }, seconds: 0,
+    inserted: 0, updated: 0, unchanged: 0, invalid: 0, duplicates: 0, problems: [], index: { work: undefined, rows: 0, ms: 0 }, seconds: 0,
   };
   const lease = options.lease ?? (await (deps.lock ?? writeLock(deps.store.location)).acquire({ what: "load", wait: options.wait, onWait: options.onWait }));
   try {
     // Another writer may have committed while this one waited.
     await deps.store.refresh();
-    await writeBatches(deps, valid, summary, options);
+    await writeBatches(deps, records, summary, options);
   } finally {
     if (!options.lease) await lease.release();
   }
@@ -133,25 +127,79 @@ export function formatSummary(summary: IngestSummary): string {
 
 // --- internal ---
 
-/** The batches, the finishing steps and the ANN index, under the write lease. */
-async function writeBatches(deps: IngestDeps, valid: ValidJobRecord[], summary: IngestSummary, options: IngestOptions): Promise<void> {
-  const batchSize = options.batchSize ?? 2000;
-  for (let start = 0; start < valid.length; start += batchSize) {
-    const batch = valid.slice(start, start + batchSize).map((record) => ({ record, hash: contentHash(record) }));
-    const stored = await deps.store.existingHashes(batch.map(({ record }) => record.id));
-    const changed = batch.filter(({ record, hash }) => stored.get(record.id) !== hash);
-    const vectors = await deps.embedder.embedDocuments(changed.map(({ record }) => documentText(record)));
-    await deps.store.upsert(changed.map(({ record, hash }, i) => toStoredJob(record, hash, vectors[i]!)));
-    for (const { record } of changed) {
-      if (stored.has(record.id)) summary.updated++;
-      else summary.inserted++;
-    }
-    summary.unchanged += batch.length - changed.length;
-    options.onProgress?.(Math.min(start + batchSize, valid.length), valid.length);
+/** Throws StrictIngestError when any record is invalid. */
+async function checkAll(records: Records): Promise<void> {
+  const problems: IngestProblem[] = [];
+  let count = 0;
+  for await (const record of records) {
+    const checked = validateRecord(record);
+    if (checked.ok) continue;
+    count++;
+    if (problems.length < PROBLEMS_KEPT) problems.push({ ref: record.ref, problem: checked.problem });
   }
+  if (count > 0) throw new StrictIngestError(problems, count);
+}
+
+/** A valid record waiting in the current batch; `repeat` when an earlier batch held its id. */
+interface Pending {
+  record: ValidJobRecord;
+  repeat: boolean;
+}
+
+/** The batches as the records arrive, the finishing steps and the ANN index, under the write lease. */
+async function writeBatches(deps: IngestDeps, records: Records, summary: IngestSummary, options: IngestOptions): Promise<void> {
+  const batchSize = options.batchSize ?? 2000;
+  const seen = new Set<bigint>();
+  let batch = new Map<string, Pending>();
+  let read = 0;
+  // For a file the total is estimated from the share of its bytes read so far.
+  const total = () => {
+    if (!("fraction" in records)) return records.length;
+    const share = records.fraction();
+    return share >= 1 ? read : Math.max(read, Math.round(read / Math.max(share, 1e-9)));
+  };
+  const flush = async () => {
+    await writeBatch(deps, [...batch.values()], summary);
+    for (const id of batch.keys()) seen.add(Bun.hash(id) as bigint);
+    batch = new Map();
+    options.onProgress?.(read, total());
+  };
+  for await (const raw of records) {
+    read++;
+    const checked = validateRecord(raw);
+    if (!checked.ok) {
+      summary.invalid++;
+      if (summary.problems.length < PROBLEMS_KEPT) summary.problems.push({ ref: raw.ref, problem: checked.problem });
+      continue;
+    }
+    const { id } = checked.record;
+    const earlier = batch.get(id);
+    const repeat = earlier?.repeat ?? seen.has(Bun.hash(id) as bigint);
+    if (earlier !== undefined || repeat) summary.duplicates++;
+    batch.delete(id); // re-insert so the last copy keeps its place
+    batch.set(id, { record: checked.record, repeat });
+    if (batch.size >= batchSize) await flush();
+  }
+  if (batch.size > 0) await flush();
+  options.onProgress?.(read, total());
   // A load killed after its writes left the table unfinished: the re-run finishes it.
   if (summary.inserted + summary.updated > 0 || (await deps.store.loadPending())) await deps.store.finishLoad();
   summary.index = await updateVectorIndex(deps.store, options.vectorIndexMinRows ?? VECTOR_INDEX_MIN_ROWS, options.onIndex);
+}
+
+/** One commit: what changed is embedded and upserted; a repeat of an earlier batch's id is not counted again. */
+async function writeBatch(deps: IngestDeps, pending: Pending[], summary: IngestSummary): Promise<void> {
+  const batch = pending.map(({ record, repeat }) => ({ record, repeat, hash: contentHash(record) }));
+  const stored = await deps.store.existingHashes(batch.map(({ record }) => record.id));
+  const changed = batch.filter(({ record, hash }) => stored.get(record.id) !== hash);
+  const vectors = await deps.embedder.embedDocuments(changed.map(({ record }) => documentText(record)));
+  await deps.store.upsert(changed.map(({ record, hash }, i) => toStoredJob(record, hash, vectors[i]!)));
+  for (const { record, repeat } of changed) {
+    if (repeat) continue;
+    if (stored.has(record.id)) summary.updated++;
+    else summary.inserted++;
+  }
+  summary.unchanged += batch.filter(({ record, hash, repeat }) => !repeat && stored.get(record.id) === hash).length;
 }
 
 function contentHash(record: ValidJobRecord): string {
