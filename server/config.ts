@@ -69,6 +69,8 @@ const ConfigSchema = z.object({
   /** JWKS of the external issuer; default discovered from its metadata. */
   OAUTH_JWKS_URL: z.url().optional(),
   ACCESS_TOKEN_TTL_S: z.coerce.number().int().min(60).default(3600),
+  /** Client registrations (/register) one address may make per hour. */
+  OAUTH_REGISTRATIONS_PER_HOUR: z.coerce.number().int().min(1).default(20),
   REFRESH_TOKEN_TTL_S: z.coerce.number().int().min(60).default(30 * 24 * 3600),
 }).refine((c) => c.SEARCH_TIMEOUT_MS < c.IDLE_TIMEOUT_S * 1000, {
   // Bun drops a connection whose handler outlives the idle timeout without any answer.
@@ -119,6 +121,7 @@ export interface Config {
   oauth: {
     accessTokenTtlSeconds: number;
     refreshTokenTtlSeconds: number;
+    registrationsPerHour: number;
     /** Set when an external identity provider issues the tokens /mcp accepts. */
     external?: { issuer: string; audience?: string; jwksUrl?: string };
   };
@@ -166,6 +169,7 @@ export function loadConfig(env: Record<string, string | undefined> = Bun.env): C
     oauth: {
       accessTokenTtlSeconds: c.ACCESS_TOKEN_TTL_S,
       refreshTokenTtlSeconds: c.REFRESH_TOKEN_TTL_S,
+      registrationsPerHour: c.OAUTH_REGISTRATIONS_PER_HOUR,
       ...(c.OAUTH_ISSUER
         ? {
             external: {

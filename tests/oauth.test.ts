@@ -31,7 +31,8 @@ interface Harness {
 /** The plugin alone on a real port, over a real key store and OAuth state in a temp dir. */
 async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
   const dataDir = tempDir();
-  const config = testConfig(dataDir, env);
+  // Many clients register from 127.0.0.1 here; the per-address limit has tests of its own.
+  const config = testConfig(dataDir, { OAUTH_REGISTRATIONS_PER_HOUR: "10000", ...env });
   const keys = openKeyStore(dataDir);
   const oauth = await createOAuthServer({ config, keys });
   const limiter = createMemoryRateLimiter();
@@ -332,21 +333,18 @@ describe("built-in authorization server", () => {
     });
 
     test.each([
-      ["no code_challenge", { code_challenge: undefined }, "invalid_request"],
-      ["the plain method", { code_challenge_method: "plain" }, "invalid_request"],
-      ["no method", { code_challenge_method: undefined }, "invalid_request"],
-      ["response_type token", { response_type: "token" }, "unsupported_response_type"],
-      ["another resource", { resource: "https://elsewhere.example/mcp" }, "invalid_target"],
-    ])("sends %s back to the redirect_uri as an error", async (_, override, error) => {
+      ["no code_challenge", { code_challenge: undefined }, "code_challenge is required (PKCE)"],
+      ["the plain method", { code_challenge_method: "plain" }, "code_challenge_method must be S256"],
+      ["no method", { code_challenge_method: undefined }, "code_challenge_method must be S256"],
+      ["response_type token", { response_type: "token" }, "response_type must be code"],
+      ["another resource", { resource: "https://elsewhere.example/mcp" }, "resource must be"],
+    ])("answers %s with a 400 page naming the problem, not a redirect to the (self-registered) redirect_uri", async (_, override, message) => {
       const client = await registerPublic(t.base);
       const { challenge } = pkce();
       const response = await fetch(authorizeUrl(t.base, { ...standardParams(t.base, client.client_id, challenge), ...override }), { redirect: "manual" });
-      expect(response.status).toBe(302);
-      const location = new URL(response.headers.get("location")!);
-      expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
-      expect(location.searchParams.get("error")).toBe(error);
-      expect(location.searchParams.get("error_description")).toBeString();
-      expect(location.searchParams.get("state")).toBe("st-123");
+      expect(response.status).toBe(400);
+      expect(response.headers.get("location")).toBeNull();
+      expect(await response.text()).toContain(message);
     });
 
     test.each([
@@ -510,6 +508,15 @@ describe("built-in authorization server", () => {
       const other = await registerPublic(t.base);
       const tokens = await tokensFor(t, client.client_id, apiKey);
       await expectOAuthError(await token(t.base, { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: other.client_id }), 400, "invalid_grant");
+    });
+
+    test("a public client's code (or refresh token) is not redeemed without its client_id", async () => {
+      const client = await registerPublic(t.base);
+      const { code, verifier } = await codeFor(t, client.client_id, apiKey);
+      const params = { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: REDIRECT };
+      await expectOAuthError(await token(t.base, params), 400, "invalid_request");
+      const tokens = (await (await token(t.base, { ...params, client_id: client.client_id })).json()) as { refresh_token: string };
+      await expectOAuthError(await token(t.base, { grant_type: "refresh_token", refresh_token: tokens.refresh_token }), 400, "invalid_request");
     });
 
     test("confidential clients must authenticate with their secret (post or basic)", async () => {

@@ -78,7 +78,8 @@ async function serveMcp(deps: McpDeps, request: Request, requestId: string): Pro
     body = await readBodyText(request, deps.config.limits.maxBodyBytes);
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    return jsonRpcError(error.status, -32600, `Payload too large: ${error.message}`, requestId, {}, error.code);
+    const what = error.code === "REQUEST_TIMEOUT" ? "Request timeout" : "Payload too large";
+    return jsonRpcError(error.status, -32600, `${what}: ${error.message}`, requestId, {}, error.code);
   }
 
   const batch = parseBatch(body);

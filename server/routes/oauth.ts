@@ -28,18 +28,27 @@ export function oauthRoutes(deps: { config: Config; oauth: OAuthServer; limiter:
     .get("/.well-known/oauth-protected-resource/mcp", resourceMetadata, { detail: docs.resourceMetadataOperation })
     .options("/.well-known/*", preflight);
   if (oauth.authorizationServer) {
-    plugin.use(authorizationServerRoutes(config, oauth.authorizationServer, createSignInLimit(deps.limiter)));
+    plugin.use(authorizationServerRoutes(config, oauth.authorizationServer, createSignInLimit(deps.limiter), deps.limiter));
   }
   return plugin;
 }
 
 // --- internal ---
 
-function authorizationServerRoutes(config: Config, as: AuthorizationServer, signIn: SignInLimit) {
+function authorizationServerRoutes(config: Config, as: AuthorizationServer, signIn: SignInLimit, limiter: RateLimiter) {
   const base = (request: Request) => baseUrl(config.publicUrl, request);
   return new Elysia()
     .get("/.well-known/oauth-authorization-server", ({ request }) => json(authorizationServerMetadata(base(request))), { detail: docs.authorizationServerMetadataOperation })
-    .post("/register", ({ request }) => answer(async () => json(await as.register(await jsonBody(request)), 201)), { parse: "none", detail: docs.registerOperation })
+    .post("/register", async ({ request, server }) => {
+      // Registration needs no credentials: each address may register a few clients an hour.
+      const ip = clientIp(request, server?.requestIP(request)?.address, config.trustProxy);
+      const decision = await limiter.hit(`register:${ip}`, config.oauth.registrationsPerHour, { periodMs: HOUR_MS });
+      if (!decision.allowed) {
+        const message = `too many client registrations from this address; try again in ${decision.retryAfter} s`;
+        return json({ error: "too_many_requests", error_description: message }, 429, { "retry-after": String(decision.retryAfter) });
+      }
+      return answer(async () => json(await as.register(await jsonBody(request)), 201));
+    }, { parse: "none", detail: docs.registerOperation })
     .get("/authorize", async ({ request }) => {
       const params = uniqueParams(new URL(request.url).searchParams);
       if (params instanceof OAuthError) return page(400, renderErrorPage("Invalid request", params.message));
@@ -86,13 +95,14 @@ function authorizationServerRoutes(config: Config, as: AuthorizationServer, sign
     .options("/revoke", preflight);
 }
 
-/** An invalid request gets an error page, an error the client may see goes to its redirect_uri, a valid one goes on. */
+/** An invalid request gets an error page (never a redirect), a valid one goes on. */
 function answerCheck(
   check: AuthorizationCheck,
   onValid: (request: AuthorizationRequest) => Response | Promise<Response>,
 ): Response | Promise<Response> {
-  if (check.kind === "invalid") return page(400, renderErrorPage("Invalid authorization request", check.error.message));
-  if (check.kind === "redirect") return redirect(check.location);
+  if (check.kind === "invalid") {
+    return page(400, renderErrorPage("Invalid authorization request", `${check.error.message}. Go back to your application and start signing in again.`));
+  }
   return onValid(check.request);
 }
 
@@ -160,22 +170,29 @@ function redirect(location: string): Response {
   return new Response(null, { status: 302, headers: { location, "cache-control": "no-store" } });
 }
 
-/** OAuth forms and registrations are small; a larger body is refused without being read whole. */
-const MAX_BODY_BYTES = 64 * 1024;
+const HOUR_MS = 3_600_000;
 
-async function readBody(request: Request): Promise<string> {
+/** OAuth forms are small; a larger body is refused without being read whole. */
+const MAX_BODY_BYTES = 64 * 1024;
+/** Client metadata: what MCP clients send is under 1 KB. */
+const MAX_REGISTRATION_BYTES = 8 * 1024;
+
+/** The body within `maxBytes` and the body timeout; past either, `refuse` makes the OAuth error. */
+async function readBody(request: Request, maxBytes = MAX_BODY_BYTES, refuse = (message: string): OAuthError => new InvalidRequestError(message)): Promise<string> {
   try {
-    return await readBodyText(request, MAX_BODY_BYTES);
+    return await readBodyText(request, maxBytes);
   } catch (error) {
-    if (error instanceof AppError && error.code === "PAYLOAD_TOO_LARGE") throw new InvalidRequestError("request body is too large");
+    if (error instanceof AppError && error.code === "PAYLOAD_TOO_LARGE") throw refuse(`request body is too large (at most ${maxBytes} bytes)`);
+    if (error instanceof AppError && error.code === "REQUEST_TIMEOUT") throw refuse(error.message);
     throw error;
   }
 }
 
-/** RFC 7591 bodies are JSON; anything unparsable is invalid client metadata. */
+/** RFC 7591 bodies are JSON of at most 8 KiB; anything else is invalid client metadata. */
 async function jsonBody(request: Request): Promise<unknown> {
+  const text = await readBody(request, MAX_REGISTRATION_BYTES, (message) => new InvalidClientMetadataError(message));
   try {
-    return JSON.parse(await readBody(request));
+    return JSON.parse(text);
   } catch {
     throw new InvalidClientMetadataError("the body must be a JSON object of client metadata");
   }

@@ -28,15 +28,15 @@ export interface AuthorizationRequest extends Omit<Approval, "keyId"> {
 
 export type AuthorizationCheck =
   | { kind: "ok"; request: AuthorizationRequest }
-  /** The client or redirect_uri is not trustworthy: show the error, never redirect (RFC 6749 §4.1.2.1). */
-  | { kind: "invalid"; error: OAuthError }
-  /** The error goes back to the client at its verified redirect_uri. */
-  | { kind: "redirect"; location: string };
+  /** Shown as an error page, never redirected: see checkAuthorizationRequest. */
+  | { kind: "invalid"; error: OAuthError };
 
 /**
  * Validates an authorization request (RFC 6749 §4.1.1 with OAuth 2.1's mandatory PKCE S256 and
- * RFC 8707's resource). client_id and redirect_uri come first, because only a verified
- * redirect_uri may receive errors. Unknown scopes are ignored: tokens get SCOPES.
+ * RFC 8707's resource). Unknown scopes are ignored: tokens get SCOPES. Every error is shown on a
+ * page, none redirected: anyone may register a client with their own redirect_uri, so redirecting
+ * a malformed request would make this server an open redirector (RFC 9700 §4.11.2). Only a valid
+ * request leads to a redirect, and only after the person approves or declines it.
  */
 export async function checkAuthorizationRequest(store: OAuthStore, params: Record<string, string>, base: string): Promise<AuthorizationCheck> {
   const fields: Record<string, string> = {};
@@ -59,10 +59,7 @@ export async function checkAuthorizationRequest(store: OAuthStore, params: Recor
     return { kind: "invalid", error: new InvalidRequestError("redirect_uri is required: the client registered several") };
   }
 
-  const fail = (error: OAuthError): AuthorizationCheck => ({
-    kind: "redirect",
-    location: errorRedirect(redirectUri, error, fields.state, base),
-  });
+  const fail = (error: OAuthError): AuthorizationCheck => ({ kind: "invalid", error });
   if (fields.response_type !== "code") return fail(new UnsupportedResponseTypeError("response_type must be code"));
   if (!fields.code_challenge) return fail(new InvalidRequestError("code_challenge is required (PKCE)"));
   if (fields.code_challenge_method !== "S256") return fail(new InvalidRequestError("code_challenge_method must be S256"));

@@ -10,13 +10,19 @@ import { hashSecret, randomSecret, sameBytes } from "../secrets.ts";
 import type { OAuthStore, StoredClient } from "./store.ts";
 
 export const GRANT_TYPES = ["authorization_code", "refresh_token"];
+/** The metadata fields a registration keeps (RFC 7591 §2), each at most this long. */
+const FIELD_MAX_CHARS = { client_name: 200, client_uri: 2000, logo_uri: 2000, scope: 1000, software_id: 200, software_version: 100 } as const;
+const REDIRECT_URIS_MAX = 10;
+const REDIRECT_URI_MAX_CHARS = 2000;
 /** "none" is what MCP clients (native and browser apps) use; secrets are for the odd confidential one. */
 export const TOKEN_ENDPOINT_AUTH_METHODS = ["none", "client_secret_post", "client_secret_basic"];
 
 /**
  * RFC 7591 dynamic registration. Public clients (token_endpoint_auth_method "none", also the
  * default here, as MCP clients are) get no secret; client_secret_post/basic ones get a 256-bit
- * secret, stored hashed. Throws `invalid_redirect_uri` or `invalid_client_metadata` OAuth errors.
+ * secret, stored hashed. Only the fields this server uses are kept, each bounded, at most 10
+ * redirect URIs; a client never used expires (UNUSED_CLIENT_TTL_S), and each registration drops
+ * the expired ones. Throws `invalid_redirect_uri` or `invalid_client_metadata` OAuth errors.
  */
 export async function registerClient(store: OAuthStore, body: unknown, now: number): Promise<OAuthClientInformationFull> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
@@ -26,7 +32,7 @@ export async function registerClient(store: OAuthStore, body: unknown, now: numb
   if (!Array.isArray(uris) || uris.length === 0 || uris.some((uri) => typeof uri !== "string")) {
     throw new CustomOAuthError("invalid_redirect_uri", "redirect_uris must be a non-empty array of URLs");
   }
-  if (uris.length > 20) throw new CustomOAuthError("invalid_redirect_uri", "at most 20 redirect_uris");
+  if (uris.length > REDIRECT_URIS_MAX) throw new CustomOAuthError("invalid_redirect_uri", `at most ${REDIRECT_URIS_MAX} redirect_uris`);
   for (const uri of uris as string[]) {
     const problem = redirectUriProblem(uri);
     if (problem) throw new CustomOAuthError("invalid_redirect_uri", problem);
@@ -47,12 +53,22 @@ export async function registerClient(store: OAuthStore, body: unknown, now: numb
   }
   const responseTypes = metadata.response_types ?? ["code"];
   if (responseTypes.some((type) => type !== "code")) throw new InvalidClientMetadataError(`response_types must be ["code"]`);
-  if (metadata.client_name !== undefined && metadata.client_name.length > 200) {
-    throw new InvalidClientMetadataError("client_name is longer than 200 characters");
+  for (const [field, max] of Object.entries(FIELD_MAX_CHARS)) {
+    const value = metadata[field as keyof typeof FIELD_MAX_CHARS];
+    if (typeof value === "string" && value.length > max) throw new InvalidClientMetadataError(`${field} is longer than ${max} characters`);
+  }
+  if (uris.some((uri: string) => uri.length > REDIRECT_URI_MAX_CHARS)) {
+    throw new CustomOAuthError("invalid_redirect_uri", `a redirect_uri is longer than ${REDIRECT_URI_MAX_CHARS} characters`);
   }
 
+  // Only what this server uses or shows is stored; anything else (software_statement, jwks, contacts…) is dropped.
+  const kept = Object.fromEntries(Object.keys(FIELD_MAX_CHARS).flatMap((field) => {
+    const value = metadata[field as keyof typeof FIELD_MAX_CHARS];
+    return value === undefined ? [] : [[field, value]];
+  }));
+  await store.deleteExpired(now);
   const info: StoredClient["info"] = {
-    ...metadata,
+    ...kept,
     client_id: crypto.randomUUID(),
     client_id_issued_at: now,
     redirect_uris: uris as string[],

@@ -1,13 +1,17 @@
 /** RFC 8252 §7.3 loopback hosts, as URL.hostname spells them. */
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
-/** Schemes a browser runs or reads itself: never a place to send a code. */
-const UNSAFE_SCHEMES = new Set(["javascript:", "data:", "file:", "vbscript:", "blob:", "about:", "http:", "ftp:", "ws:", "wss:"]);
+/**
+ * Private-use schemes of MCP clients that predate RFC 8252's reverse-domain advice (`cursor://…`,
+ * `vscode://…`); any other app scheme must be reverse-domain (`com.example.app:/callback`).
+ */
+export const APP_SCHEMES = new Set(["cursor:", "vscode:", "vscode-insiders:", "windsurf:"]);
 
 /**
  * Why a redirect URI cannot be registered, or undefined when it can: an absolute https URL, http on
- * a loopback host (RFC 8252 §7.3), or a native app's private-use scheme such as `cursor://…`
- * (RFC 8252 §7.1), without fragment or user info. Plain http to other hosts and schemes the browser
- * handles itself (javascript:, data:, file:…) could hand codes to someone else.
+ * a loopback host (RFC 8252 §7.3), a native app's reverse-domain private-use scheme such as
+ * `com.example.app:/cb` (RFC 8252 §7.1), or one of APP_SCHEMES; never with a fragment or user info.
+ * Everything else is refused: plain http to other hosts, and schemes a browser or the system handles
+ * itself (javascript:, data:, file:, view-source:, mailto:, jar:, filesystem:…) could hand codes to someone else.
  */
 export function redirectUriProblem(uri: string): string | undefined {
   let url: URL;
@@ -20,8 +24,8 @@ export function redirectUriProblem(uri: string): string | undefined {
   if (url.username || url.password) return `${uri} must not contain user info`;
   if (url.protocol === "https:") return undefined;
   if (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname)) return undefined;
-  if (!UNSAFE_SCHEMES.has(url.protocol)) return undefined;
-  return `${uri} must use https, http on a loopback host (127.0.0.1, [::1], localhost), or an app's own scheme`;
+  if (APP_SCHEMES.has(url.protocol) || /^[a-z][a-z0-9-]*(\.[a-z0-9-]+)+:$/.test(url.protocol)) return undefined;
+  return `${uri} must use https, http on a loopback host (127.0.0.1, [::1], localhost), or an app's own reverse-domain scheme (com.example.app:/callback)`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { RedisClient } from "bun";
 import { defineScript, runScript } from "../../redis.ts";
-import type { Grant, OAuthStore, StoredClient, StoredCode, StoredRefreshToken } from "./store.ts";
+import { UNUSED_CLIENT_TTL_S, type Grant, type OAuthStore, type StoredClient, type StoredCode, type StoredRefreshToken } from "./store.ts";
 
 /**
  * The OAuth state in Redis, shared by every server process: clients (`<prefix>client:<id>`, JSON),
@@ -30,7 +30,8 @@ export function openRedisOAuthStore(
   return {
     async insertClient(client) {
       const stored = { info: client.info, secretHash: client.secretHash === null ? null : hex(client.secretHash) };
-      await redis.send("SET", [clientKey(client.info.client_id), JSON.stringify(stored), "NX"]);
+      // Expires unless a code is issued to it (insertCode makes it permanent).
+      await redis.send("SET", [clientKey(client.info.client_id), JSON.stringify(stored), "NX", "EX", String(UNUSED_CLIENT_TTL_S)]);
     },
 
     async getClient(clientId) {
@@ -48,6 +49,7 @@ export function openRedisOAuthStore(
         "code_challenge", approval.codeChallenge, "resource", approval.resource, "scope", approval.scope,
         "key_id", approval.keyId, "expires_at", String(expiresAt),
       ]);
+      await redis.send("PERSIST", [clientKey(approval.clientId)]);
     },
 
     async getCode(codeHash) {

@@ -49,9 +49,14 @@ export interface StoredRefreshToken {
  * or Redis (`openRedisOAuthStore`). The "use once" operations are atomic in both, so two
  * processes racing for one code or refresh token cannot both win.
  */
+/** A client that never got an authorization code (no completed sign-in) is deleted this long after registering. */
+export const UNUSED_CLIENT_TTL_S = 86_400;
+
 export interface OAuthStore {
+  /** Stores a registration; it expires after UNUSED_CLIENT_TTL_S unless a code is issued to it. */
   insertClient(client: StoredClient): Promise<void>;
   getClient(clientId: string): Promise<StoredClient | undefined>;
+  /** Stores a code (and marks its client used, so it no longer expires). */
   insertCode(codeHash: Uint8Array, approval: Approval, expiresAt: number): Promise<void>;
   getCode(codeHash: Uint8Array): Promise<StoredCode | undefined>;
   /** Marks the code used and starts its grant (with a first refresh token, if any); false if someone used it first. */
@@ -61,7 +66,10 @@ export interface OAuthStore {
   getRefreshToken(tokenHash: Uint8Array): Promise<StoredRefreshToken | undefined>;
   /** Replaces a refresh token by its successor; false if it had been used already (then nothing changes). */
   rotateRefreshToken(oldHash: Uint8Array, newHash: Uint8Array, grantId: string, expiresAt: number, now: number): Promise<boolean>;
-  /** Drops what can no longer be used. Used codes stay a day so a late replay still revokes its grant. */
+  /**
+   * Drops what can no longer be used, and clients never used within UNUSED_CLIENT_TTL_S of registering.
+   * Used codes stay a day so a late replay still revokes its grant.
+   */
   deleteExpired(now: number): Promise<void>;
   close(): void;
 }
@@ -77,6 +85,12 @@ export function openOAuthStore(dataDir: string): OAuthStore {
   db.run("PRAGMA journal_mode = WAL");
   db.run("PRAGMA busy_timeout = 5000");
   db.run(SCHEMA);
+  // Before client expiry, a client row had no used_at: those clients are kept (counted as used).
+  if (!db.query<{ name: string }, []>("PRAGMA table_info(oauth_clients)").all().some((column) => column.name === "used_at")) {
+    db.run("ALTER TABLE oauth_clients ADD COLUMN used_at INTEGER");
+    db.run("UPDATE oauth_clients SET used_at = created_at");
+  }
+  db.run("CREATE INDEX IF NOT EXISTS oauth_clients_unused ON oauth_clients (created_at) WHERE used_at IS NULL");
   const clientById = db.query<{ info: string; secret_hash: Uint8Array | null }, [string]>(
     "SELECT info, secret_hash FROM oauth_clients WHERE client_id = ?",
   );
@@ -129,6 +143,7 @@ export function openOAuthStore(dataDir: string): OAuthStore {
         codeHash, approval.clientId, approval.redirectUri, approval.redirectUriGiven ? 1 : 0,
         approval.codeChallenge, approval.resource, approval.scope, approval.keyId, expiresAt,
       );
+      db.query("UPDATE oauth_clients SET used_at = ? WHERE client_id = ? AND used_at IS NULL").run(expiresAt, approval.clientId);
     },
 
     async getCode(codeHash) {
@@ -159,6 +174,7 @@ export function openOAuthStore(dataDir: string): OAuthStore {
     async deleteExpired(now) {
       db.query("DELETE FROM oauth_codes WHERE expires_at < ?").run(now - 86_400);
       db.query("DELETE FROM oauth_refresh_tokens WHERE expires_at < ?").run(now);
+      db.query("DELETE FROM oauth_clients WHERE used_at IS NULL AND created_at < ?").run(now - UNUSED_CLIENT_TTL_S);
     },
 
     close: () => db.close(),

@@ -138,7 +138,8 @@ async function clientOf(ctx: BuiltInContext, authenticated: StoredClient | undef
   const owner = await ctx.store.getClient(ownerId);
   if (!owner) throw new InvalidGrantError("the client of this grant no longer exists");
   if (owner.secretHash !== null) throw new InvalidClientError("client authentication required");
-  return owner;
+  // RFC 6749 §4.1.3, OAuth 2.1 §4.3.1: a public client names itself, so a stolen code alone is not enough.
+  throw new InvalidRequestError("client_id is missing: a public client sends its client_id");
 }
 
 async function tokenResponse(ctx: BuiltInContext, grant: Grant, refreshToken: string | undefined, base: string): Promise<OAuthTokens> {
