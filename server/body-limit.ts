@@ -7,7 +7,8 @@ export const BODY_TIMEOUT_MS = 10_000;
  * The request body as text, at most `maxBytes` bytes, received within `timeoutMs`. A declared
  * `content-length` over the limit is refused before anything is read; a body without one (chunked)
  * is read chunk by chunk and the stream cancelled as soon as the count passes the limit, so no body
- * is ever buffered beyond it. Throws AppError PAYLOAD_TOO_LARGE (413) or REQUEST_TIMEOUT (408).
+ * is ever buffered beyond it. Throws AppError PAYLOAD_TOO_LARGE (413), REQUEST_TIMEOUT (408), or
+ * CLIENT_CLOSED (499) when the client hangs up mid-body (its error, not the server's).
  * Invalid UTF-8 decodes to U+FFFD, as `Request.text()` does.
  */
 export async function readBodyText(request: Request, maxBytes: number, timeoutMs = BODY_TIMEOUT_MS): Promise<string> {
@@ -27,7 +28,9 @@ export async function readBodyText(request: Request, maxBytes: number, timeoutMs
     if (timedOut) throw slow(timeoutMs);
     return text;
   } catch (error) {
-    throw timedOut ? slow(timeoutMs) : error;
+    if (timedOut) throw slow(timeoutMs);
+    if (error instanceof AppError) throw error;
+    throw new AppError("CLIENT_CLOSED", "the client closed the connection before sending the whole body", { cause: error });
   } finally {
     clearTimeout(timer);
   }

@@ -11,6 +11,8 @@ export const ERROR_STATUS = {
   REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
+  /** The client closed the connection before its request was complete (nginx's 499): nothing reaches it. */
+  CLIENT_CLOSED: 499,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
 } as const;

@@ -43,7 +43,7 @@ export default defineCommand({
         const more = response.results.length === Number(body.top_k ?? DEFAULT_TOP_K) ? " (ask for more with --top-k)" : "";
         throw new AppError("NOT_FOUND", `--open ${open}: the search returned ${response.results.length} results${more}`);
       }
-      return void console.log(job.job_url);
+      return void console.log(openableUrl(job.job_url, open));
     }
     if (args.json) return void console.log(JSON.stringify(response, null, 2));
     const style = createStyle(colorEnabled());
@@ -99,6 +99,24 @@ function scoreStyle(style: Style, score: number): (text: string) => string {
   if (score >= 0.5) return style.green;
   if (score >= 0.25) return style.yellow;
   return style.dim;
+}
+
+/**
+ * The URL as a browser opener may take it: http(s) only (a posting may carry file:, javascript: or
+ * anything else), whitespace and control characters (terminal escape sequences) removed.
+ */
+export function openableUrl(raw: string, n: number): string {
+  const cleaned = raw.replace(/[\u0000-\u0020\u007f-\u009f]/g, "");
+  let url: URL | undefined;
+  try {
+    url = new URL(cleaned);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    throw new AppError("INVALID_PARAMETER", `--open ${n}: the posting's URL is not an http(s) address, so it is not printed`);
+  }
+  return url.href;
 }
 
 function parseOpen(value: string): number {

@@ -14,7 +14,7 @@ export function validateRecord(raw: RawRecord): Validation {
   if (typeof raw.value !== "object" || raw.value === null || Array.isArray(raw.value)) {
     return { ok: false, problem: "not a JSON object" };
   }
-  const parsed = JobRecordSchema.safeParse(raw.value);
+  const parsed = JobRecordSchema.safeParse(withoutNul(raw.value as Record<string, unknown>));
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "record"} ${issue.message}`);
     return { ok: false, problem: problems.join("; ") };
@@ -22,4 +22,17 @@ export function validateRecord(raw: RawRecord): Validation {
   const record = parsed.data;
   const id = record.id ?? `url-${createHash("sha256").update(record.job_url).digest("hex").slice(0, 16)}`;
   return { ok: true, record: { ...record, id } };
+}
+
+// --- internal ---
+
+/**
+ * The record with NUL removed from its texts: a filter value cannot hold NUL (it would match
+ * nothing), so "Berlin\u0000" is stored, and found, as "Berlin".
+ */
+function withoutNul(value: Record<string, unknown>): Record<string, unknown> {
+  const clean = (text: unknown) => (typeof text === "string" && text.includes("\u0000") ? text.replaceAll("\u0000", "") : text);
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) out[key] = Array.isArray(field) ? field.map(clean) : clean(field);
+  return out;
 }

@@ -78,7 +78,7 @@ async function serveMcp(deps: McpDeps, request: Request, requestId: string): Pro
     body = await readBodyText(request, deps.config.limits.maxBodyBytes);
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    const what = error.code === "REQUEST_TIMEOUT" ? "Request timeout" : "Payload too large";
+    const what = { REQUEST_TIMEOUT: "Request timeout", CLIENT_CLOSED: "Connection closed" }[error.code as string] ?? "Payload too large";
     return jsonRpcError(error.status, -32600, `${what}: ${error.message}`, requestId, {}, error.code);
   }
 

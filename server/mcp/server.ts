@@ -1,5 +1,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import pkg from "../../package.json" with { type: "json" };
 import { AppError } from "../../shared/errors.ts";
 import type { Logger } from "../log.ts";
@@ -27,9 +29,13 @@ export function createMcpServer(
     { name: SERVER_NAME, version: pkg.version },
     { capabilities: { tools: { listChanged: false } } },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: DEFINITIONS }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const { name, arguments: args = {} } = request.params;
+  server.setRequestHandler(loose("tools/list"), (request) => {
+    checkParams(ListToolsRequestSchema, request);
+    return { tools: DEFINITIONS };
+  });
+  // Registered past Server's own tools/call check, whose message is a raw issue list: checkParams answers instead.
+  Protocol.prototype.setRequestHandler.call(server, loose("tools/call"), async (request): Promise<CallToolResult> => {
+    const { name, arguments: args = {} } = checkParams(CallToolRequestSchema, request).params;
     const tool = TOOLS.get(name);
     if (!tool) return errorResult(`MCP error -32602: Tool ${name} not found`);
     context.onToolCall?.(name, args);
@@ -51,6 +57,25 @@ export function createMcpServer(
 }
 
 // --- internal ---
+
+/**
+ * A request of `method` with any params: the SDK would answer malformed params with -32603 and a
+ * raw list of schema issues, so `checkParams` checks them and answers -32602 with one clear sentence.
+ */
+function loose<M extends string>(method: M) {
+  return z.object({ method: z.literal(method), params: z.unknown().optional() });
+}
+
+function checkParams<T>(schema: z.ZodType<T>, request: unknown): T {
+  const parsed = schema.safeParse(request);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const where = issue.path.length > 0 ? issue.path.join(".") : "params";
+  const what = issue.code === "invalid_type" ? `must be ${TYPE_NAMES[issue.expected] ?? issue.expected}` : issue.message;
+  throw new McpError(ErrorCode.InvalidParams, `Invalid params: ${where} ${what}`);
+}
+
+const TYPE_NAMES: Record<string, string> = { record: "an object", object: "an object", string: "a string", number: "a number", array: "an array", boolean: "true or false" };
 
 function errorResult(text: string): CallToolResult {
   return { isError: true, content: [{ type: "text", text }] };

@@ -27,7 +27,7 @@ export function quote(value: string): string {
 
 // --- internal ---
 
-/** A value with NUL cannot be stored (ingest rejects it), so it matches nothing rather than something trimmed. */
+/** No stored value holds NUL (ingest removes it), so a value with NUL matches nothing rather than something trimmed. */
 function equals(column: string, value: string): string {
   return value.includes("\u0000") ? "false" : `${column} = ${quote(value)}`;
 }
