@@ -90,13 +90,8 @@ async function serveMcp(deps: McpDeps, request: Request, requestId: string): Pro
   try {
     if (batch === undefined) {
       // One message: one request against the limits, answered 429 as a REST request would be.
-      try {
-        slots.push(await enterInFlight(deps.limiter, principal, deps.config.rateLimit.inFlightPerKey));
-        await enforceRateLimit(deps.limiter, principal, deps.config.rateLimit.perMinute);
-      } catch (error) {
-        if (error instanceof AppError && error.status < 500) return errorResponse(error, requestId);
-        throw error;
-      }
+      const refusal = await admit(deps, principal, slots);
+      if (refusal !== undefined) return errorResponse(refusal, requestId);
       return await runSdk(deps, request, principal, body, requestId);
     }
     // A batch: each request in it counts as one against both limits; those over get the error alone.
@@ -146,13 +141,16 @@ async function runSdk(deps: McpDeps, request: Request, principal: Principal, bod
   }
 }
 
-/** A slot and one request of the rate limit for one call of a batch; the AppError refusing it, if any. */
+/** A slot in flight (added to `slots`) and one request of the rate limit for one call; the AppError refusing it, if any. */
 async function admit(deps: McpDeps, principal: Principal, slots: Slot[]): Promise<AppError | undefined> {
+  let slot: Slot | undefined;
   try {
-    slots.push(await enterInFlight(deps.limiter, principal, deps.config.rateLimit.inFlightPerKey));
+    slot = await enterInFlight(deps.limiter, principal, deps.config.rateLimit.inFlightPerKey);
     await enforceRateLimit(deps.limiter, principal, deps.config.rateLimit.perMinute);
+    slots.push(slot);
     return undefined;
   } catch (error) {
+    slot?.leave();
     if (error instanceof AppError && error.code === "RATE_LIMITED") return error;
     throw error;
   }
