@@ -1,12 +1,12 @@
 /**
- * Fits the hybrid ranking weights (server/search/ranking.ts) on the judged queries: logistic
+ * Fits the hybrid ranking weights (server/relevance/ranking.ts) on the judged queries: logistic
  * regression of "judged relevant" on each candidate's features, over every candidate of every
  * query. Reports 2-fold cross-validated P@10 (fit on half the queries, measured on the other
  * half) so the figure is not the fit's own training set, then the weights fitted on all queries.
  *   bun bench/calibrate.ts
  */
 import { rankCandidates, type Ranked } from "../server/search/search.ts";
-import { FEATURE_NAMES } from "../server/search/ranking.ts";
+import { FEATURE_NAMES } from "../server/relevance/ranking.ts";
 import { openEvalData } from "./relevance/dataset.ts";
 import { isRelevant } from "./relevance/judge.ts";
 import { QUERIES, type JudgedQuery } from "./relevance/queries.ts";

@@ -1,8 +1,8 @@
 import type { KeyStore } from "../server/auth/api-keys.ts";
 import { openKeys } from "../server/auth/stores.ts";
 import { loadConfig, type Config } from "../server/config.ts";
-import { loadEmbedder, type Embedder } from "../server/search/embedder.ts";
-import { openStore, type JobStore } from "../server/search/store.ts";
+import { loadEmbedder, type Embedder } from "../server/embedding/embedder.ts";
+import { openStore, type JobStore } from "../server/store/store.ts";
 
 /** Opens the embedder and the jobs table of DATA_DIR, as the server does. */
 export async function openLocalStore(config: Config): Promise<{ store: JobStore; embedder: Embedder }> {

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { z } from "zod";
-import { isObjectStore, type TableLocation } from "./search/location.ts";
-import { VECTOR_INDEX_MIN_ROWS } from "./search/index-maintenance.ts";
+import { isObjectStore, type TableLocation } from "./store/table-location.ts";
+import { VECTOR_INDEX_MIN_ROWS } from "./store/index-maintenance.ts";
 
 const flag = z
   .enum(["true", "false", "1", "0", "yes", "no"])

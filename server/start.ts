@@ -6,12 +6,12 @@ import { createApp } from "./app.ts";
 import type { Config } from "./config.ts";
 import { seedDemoData } from "./demo/seed.ts";
 import type { Logger } from "./log.ts";
-import { loadEmbedder, type Embedder } from "./search/embedder.ts";
-import { isObjectStore } from "./search/location.ts";
-import { openWriteLock } from "./search/write-lease.ts";
-import { maintainVectorIndex } from "./search/index-maintenance.ts";
-import { createResultCache } from "./search/result-cache.ts";
-import { openStore, type JobStore } from "./search/store.ts";
+import { loadEmbedder, type Embedder } from "./embedding/embedder.ts";
+import { isObjectStore } from "./store/table-location.ts";
+import { openWriteLock } from "./store/write-lease.ts";
+import { maintainVectorIndex } from "./store/index-maintenance.ts";
+import { createResultCache } from "./cache/result-cache.ts";
+import { openStore, type JobStore } from "./store/store.ts";
 
 /** The largest body Bun accepts on any route (OAuth forms included). */
 const BODY_BACKSTOP_BYTES = 1024 * 1024;

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { openStore } from "../server/search/store.ts";
-import { loadEmbedder, type Embedder } from "../server/search/embedder.ts";
+import { openStore } from "../server/store/store.ts";
+import { loadEmbedder, type Embedder } from "../server/embedding/embedder.ts";
 import { ingestKilledDuringRebuild, MODELS_DIR, ROOT, runCli, seededRandom, SHARED_DATA, spawnServer, tempDir } from "./helpers.ts";
 
 /**

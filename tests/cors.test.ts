@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { clientIp } from "../server/client-ip.ts";
+import { clientIp } from "../server/http/client-ip.ts";
 import { loadConfig } from "../server/config.ts";
-import { corsHeaders, foreignOrigin, preflightResponse } from "../server/cors.ts";
+import { corsHeaders, foreignOrigin, preflightResponse } from "../server/http/cors.ts";
 import { fixturePostings } from "./fixtures/postings.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 

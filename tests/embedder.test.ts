@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from "bun:test";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fallbackVector, loadEmbedder, type Embedder } from "../server/search/embedder.ts";
-import { buildStaticModel } from "../server/search/static-model.ts";
+import { fallbackVector, loadEmbedder, type Embedder } from "../server/embedding/embedder.ts";
+import { buildStaticModel } from "../server/embedding/static-model.ts";
 
 // Shared with other test files and kept between runs (git-ignored): the model is built once.
 const MODELS_DIR = join(import.meta.dir, ".cache", "models");

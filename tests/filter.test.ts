@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { buildWhere, idIn, quote } from "../server/search/filter.ts";
+import { buildWhere, idIn, quote } from "../server/store/filter.ts";
 
 describe("buildWhere", () => {
   test.each([

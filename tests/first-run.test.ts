@@ -1,7 +1,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { openStore } from "../server/search/store.ts";
+import { openStore } from "../server/store/store.ts";
 import { ROOT, spawnServer, tempDir } from "./helpers.ts";
 
 const dirs: string[] = [];

@@ -6,8 +6,8 @@ import { Readable } from "node:stream";
 import { createGzip } from "node:zlib";
 import { ingestRecords } from "../server/ingest/ingest.ts";
 import { openRecords, readRecords } from "../server/ingest/read.ts";
-import { loadEmbedder } from "../server/search/embedder.ts";
-import { openStore } from "../server/search/store.ts";
+import { loadEmbedder } from "../server/embedding/embedder.ts";
+import { openStore } from "../server/store/store.ts";
 import { fixturePostings } from "./fixtures/postings.ts";
 import { MODELS_DIR, ROOT, runCli, SHARED_DATA, tempDir } from "./helpers.ts";
 

@@ -3,8 +3,8 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { ingestFile } from "../server/ingest/ingest.ts";
 import { readRecords } from "../server/ingest/read.ts";
-import { loadEmbedder, type Embedder } from "../server/search/embedder.ts";
-import { openStore } from "../server/search/store.ts";
+import { loadEmbedder, type Embedder } from "../server/embedding/embedder.ts";
+import { openStore } from "../server/store/store.ts";
 import { MODELS_DIR, ROOT, SHARED_DATA, seededRandom, tempDir } from "./helpers.ts";
 
 /**

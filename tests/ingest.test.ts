@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { ingestFile, ingestRecords, StrictIngestError, formatSummary } from "../server/ingest/ingest.ts";
-import { loadEmbedder, type Embedder } from "../server/search/embedder.ts";
-import { openStore, type JobStore } from "../server/search/store.ts";
+import { loadEmbedder, type Embedder } from "../server/embedding/embedder.ts";
+import { openStore, type JobStore } from "../server/store/store.ts";
 import { fixturePostings } from "./fixtures/postings.ts";
 import { MODELS_DIR, runCli, startTestServer, tempDir } from "./helpers.ts";
 

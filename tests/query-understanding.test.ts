@@ -1,7 +1,7 @@
 import { describe, expect, it, test } from "bun:test";
-import { contentKeys, hasCjk } from "../server/search/knowledge/normalize.ts";
-import { OCCUPATIONS } from "../server/search/knowledge/occupations.ts";
-import { analyzeQuery } from "../server/search/query-understanding.ts";
+import { contentKeys, hasCjk } from "../server/relevance/normalize.ts";
+import { OCCUPATIONS } from "../server/relevance/knowledge/occupations.ts";
+import { analyzeQuery } from "../server/relevance/query-understanding.ts";
 
 const ids = (query: string) => analyzeQuery(query).occupations.map((o) => o.id);
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ingestRecords } from "../server/ingest/ingest.ts";
-import { createResultCache } from "../server/search/result-cache.ts";
+import { createResultCache } from "../server/cache/result-cache.ts";
 import { searchJobs } from "../server/search/search.ts";
 import type { JobResult } from "../shared/job.ts";
 import { parseSearchRequest } from "../shared/search.ts";

@@ -1,10 +1,10 @@
 import { afterAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { loadEmbedder } from "../server/search/embedder.ts";
-import { openStore } from "../server/search/store.ts";
+import { loadEmbedder } from "../server/embedding/embedder.ts";
+import { openStore } from "../server/store/store.ts";
 import { ingestRecords } from "../server/ingest/ingest.ts";
-import { maintainVectorIndex } from "../server/search/index-maintenance.ts";
+import { maintainVectorIndex } from "../server/store/index-maintenance.ts";
 import { createLogger } from "../server/log.ts";
 import { fixturePostings } from "./fixtures/postings.ts";
 import { ingestKilledDuringRebuild, MODELS_DIR, runCli, spawnServer, tempDir } from "./helpers.ts";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { connectRedis } from "../server/redis.ts";
-import { WriteBusyError, writeLock, type LeaseHolder } from "../server/search/write-lease.ts";
+import { WriteBusyError, writeLock, type LeaseHolder } from "../server/store/write-lease.ts";
 import { fixturePostings } from "./fixtures/postings.ts";
 import { ROOT, runCli, tempDir } from "./helpers.ts";
 import { startRedis, type TestRedis } from "./redis.ts";
@@ -45,7 +45,7 @@ test("a local table has one writer at a time; a waiter is told who holds it and 
 test("a lease whose holder was killed is free at once (the kernel drops the file lock)", async () => {
   const dir = dataDir();
   const holder = Bun.spawn(["bun", "-e", `
-    const { writeLock } = await import(${JSON.stringify(join(ROOT, "server/search/write-lease.ts"))});
+    const { writeLock } = await import(${JSON.stringify(join(ROOT, "server/store/write-lease.ts"))});
     await writeLock({ uri: ${JSON.stringify(dir)} }).acquire({ what: "load" });
     console.log("held");
     await Bun.sleep(60_000);

@@ -1,7 +1,7 @@
 import { loadConfig } from "../../server/config.ts";
-import { loadEmbedder } from "../../server/search/embedder.ts";
+import { loadEmbedder } from "../../server/embedding/embedder.ts";
 import { searchJobs } from "../../server/search/search.ts";
-import { openStore } from "../../server/search/store.ts";
+import { openStore } from "../../server/store/store.ts";
 import { parseSearchRequest } from "../../shared/search.ts";
 import { MODELS_DIR } from "./dataset.ts";
 import { QUERIES } from "./requests.ts";

@@ -1,7 +1,7 @@
 import * as lancedb from "@lancedb/lancedb";
 import { create, insertMultiple, search, type AnyOrama } from "@orama/orama";
-import { DIMENSION_KEY, MODEL_KEY, TABLE_NAME } from "../../server/search/schema.ts";
-import { openStore } from "../../server/search/store.ts";
+import { DIMENSION_KEY, MODEL_KEY, TABLE_NAME } from "../../server/store/schema.ts";
+import { openStore } from "../../server/store/store.ts";
 import { percentile } from "./stats.ts";
 
 /** The benchmark table's search columns, held in plain arrays: what every peer indexes. */

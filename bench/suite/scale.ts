@@ -3,9 +3,9 @@ import { freemem } from "node:os";
 import { join } from "node:path";
 import * as lancedb from "@lancedb/lancedb";
 import { Float32, makeData, RecordBatch, Struct, Table as ArrowTable, Utf8, vectorFromArray, type Data, type FixedSizeList } from "apache-arrow";
-import { buildWhere } from "../../server/search/filter.ts";
-import { jobsSchema, TABLE_NAME } from "../../server/search/schema.ts";
-import { openStore } from "../../server/search/store.ts";
+import { buildWhere } from "../../server/store/filter.ts";
+import { jobsSchema, TABLE_NAME } from "../../server/store/schema.ts";
+import { openStore } from "../../server/store/store.ts";
 import { ROOT } from "./dataset.ts";
 import {
   buildOrama, K, makeQueries, oramaNearest, perturb, recallAt, rssMb, seededRandom, timeQueries,

@@ -5,7 +5,7 @@ import { MAPPABLE_FIELDS, parseColumnMap, type ColumnMap } from "../../server/in
 import { formatSummary, ingestRecords, StrictIngestError, type IngestProblem } from "../../server/ingest/ingest.ts";
 import { detectFormat, INPUT_FORMATS, openRecords, SUPPORTED_FORMATS, type InputFormat } from "../../server/ingest/read.ts";
 import { loadConfig } from "../../server/config.ts";
-import { describeHolder, openWriteLock } from "../../server/search/write-lease.ts";
+import { describeHolder, openWriteLock } from "../../server/store/write-lease.ts";
 import { openLocalStore } from "../local.ts";
 import { createProgress, createTicker } from "../progress.ts";
 

@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
 import { join } from "node:path";
-import { STATIC_MODEL_ID, buildStaticModel } from "../../server/search/static-model.ts";
+import { STATIC_MODEL_ID, buildStaticModel } from "../../server/embedding/static-model.ts";
 import { loadConfig } from "../../server/config.ts";
 
 const build = defineCommand({

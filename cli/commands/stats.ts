@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
 import { loadConfig } from "../../server/config.ts";
-import { inspectStore, type StoreStats } from "../../server/search/store.ts";
+import { inspectStore, type StoreStats } from "../../server/store/store.ts";
 import { colorEnabled, createStyle, formatBytes, renderTable, terminalWidth, type Style } from "../format.ts";
 
 /** `stats --json`: `postings` is the total; the breakdowns each sum to it. */

@@ -3,10 +3,10 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 
 import { join } from "node:path";
 import { AppError } from "../../shared/errors.ts";
 import { SIGNING_KEY_FILE } from "../auth/oauth/key-ring-store.ts";
-import { bytesUnder, sideFile } from "../search/location.ts";
-import { TABLE_NAME } from "../search/schema.ts";
-import { inspectStore } from "../search/store.ts";
-import { TERM_STATS_FILE, writeTermStats } from "../search/term-stats.ts";
+import { bytesUnder, sideFile } from "../store/table-location.ts";
+import { TABLE_NAME } from "../store/schema.ts";
+import { inspectStore } from "../store/store.ts";
+import { TERM_STATS_FILE, writeTermStats } from "../store/term-stats.ts";
 import { copyTableAt, isVanishedFile, removeDir, verifyTableCopy, type TableCopy } from "./table-snapshot.ts";
 
 /** Written last into a backup folder: a folder without it is not a (complete) backup. */

@@ -2,9 +2,9 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, r
 import { join } from "node:path";
 import { AppError } from "../../shared/errors.ts";
 import { SIGNING_KEY_FILE } from "../auth/oauth/key-ring-store.ts";
-import { TABLE_NAME } from "../search/schema.ts";
-import { inspectStore } from "../search/store.ts";
-import { LOCK_FILE, WriteBusyError, writeLock } from "../search/write-lease.ts";
+import { TABLE_NAME } from "../store/schema.ts";
+import { inspectStore } from "../store/store.ts";
+import { LOCK_FILE, WriteBusyError, writeLock } from "../store/write-lease.ts";
 import { AUTH_DB, BACKUP_MANIFEST, type BackupManifest } from "./backup.ts";
 
 /** What a backup holds beside its manifest; `--force` replaces exactly these in DATA_DIR. */

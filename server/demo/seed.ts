@@ -1,8 +1,8 @@
 import { formatSummary, ingestRecords } from "../ingest/ingest.ts";
 import type { Logger } from "../log.ts";
-import type { Embedder } from "../search/embedder.ts";
-import type { JobStore } from "../search/store.ts";
-import type { WriteLock } from "../search/write-lease.ts";
+import type { Embedder } from "../embedding/embedder.ts";
+import type { JobStore } from "../store/store.ts";
+import type { WriteLock } from "../store/write-lease.ts";
 import { generateDemoPostings } from "./generate.ts";
 
 /**

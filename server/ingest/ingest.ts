@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import type { JobResult, ValidJobRecord } from "../../shared/job.ts";
 import { parseDateTime } from "../../shared/time.ts";
-import type { Embedder } from "../search/embedder.ts";
-import type { StoredJob } from "../search/schema.ts";
-import { rankingTerms } from "../search/ranking.ts";
-import type { JobStore } from "../search/store.ts";
-import { updateVectorIndex, VECTOR_INDEX_MIN_ROWS, type IndexUpdate, type IndexWork } from "../search/index-maintenance.ts";
-import { writeLock, type LeaseHolder, type WriteLease, type WriteLock } from "../search/write-lease.ts";
+import type { Embedder } from "../embedding/embedder.ts";
+import type { StoredJob } from "../store/schema.ts";
+import { rankingTerms } from "../relevance/ranking.ts";
+import type { JobStore } from "../store/store.ts";
+import { updateVectorIndex, VECTOR_INDEX_MIN_ROWS, type IndexUpdate, type IndexWork } from "../store/index-maintenance.ts";
+import { writeLock, type LeaseHolder, type WriteLease, type WriteLock } from "../store/write-lease.ts";
 import { openRecords, type RawRecord, type ReadOptions, type RecordSource } from "./read.ts";
 import { validateRecord } from "./validate.ts";
 

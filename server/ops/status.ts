@@ -1,5 +1,5 @@
-import type { Embedder } from "../search/embedder.ts";
-import type { JobStore } from "../search/store.ts";
+import type { Embedder } from "../embedding/embedder.ts";
+import type { JobStore } from "../store/store.ts";
 
 export interface IndexState {
   name: string;

@@ -6,12 +6,12 @@ import { PAGE_HEADERS, renderErrorPage, renderSignInPage } from "../auth/oauth/p
 import type { AuthorizationServer, OAuthServer } from "../auth/oauth/server.ts";
 import { createSignInLimit, type SignInLimit } from "../auth/oauth/sign-in-limit.ts";
 import type { RateLimiter } from "../auth/rate-limit.ts";
-import { baseUrl } from "../base-url.ts";
+import { baseUrl } from "../http/base-url.ts";
 import * as docs from "../openapi/mcp-operations.ts";
-import { clientIp } from "../client-ip.ts";
+import { clientIp } from "../http/client-ip.ts";
 import type { Config } from "../config.ts";
 import { AppError } from "../../shared/errors.ts";
-import { readBodyText } from "../body-limit.ts";
+import { readBodyText } from "../http/body-limit.ts";
 
 /**
  * OAuth for /mcp: RFC 9728 resource metadata always; the built-in authorization server's

@@ -1,15 +1,15 @@
 import { AppError, invalidParameter } from "../../shared/errors.ts";
 import type { JobResult } from "../../shared/job.ts";
 import { DESCRIPTION_MAX_CHARS, type SearchRequest } from "../../shared/search.ts";
-import type { Embedder } from "./embedder.ts";
-import type { ResultCache } from "./result-cache.ts";
-import { analyzeQuery } from "./query-understanding.ts";
-import { addFeedback, calibratedScore, features, fusedScore, rankingQuery, type Features } from "./ranking.ts";
-import type { CandidateRow, JobRow, JobStore } from "./store.ts";
-import { idf } from "./term-stats.ts";
-import { OCCUPATIONS } from "./knowledge/occupations.ts";
-import { hasCjk, tokenize } from "./text.ts";
-import { dot } from "./vector.ts";
+import type { Embedder } from "../embedding/embedder.ts";
+import type { ResultCache } from "../cache/result-cache.ts";
+import { analyzeQuery } from "../relevance/query-understanding.ts";
+import { addFeedback, calibratedScore, features, fusedScore, rankingQuery, type Features } from "../relevance/ranking.ts";
+import type { CandidateRow, JobRow, JobStore } from "../store/store.ts";
+import { idf } from "../store/term-stats.ts";
+import { OCCUPATIONS } from "../relevance/knowledge/occupations.ts";
+import { hasCjk, tokenize } from "../relevance/text.ts";
+import { dot } from "../relevance/vector.ts";
 import { withTimeout } from "../timeout.ts";
 
 export interface SearchDeps {

@@ -6,7 +6,7 @@ import {
   OAuthError,
   UnsupportedResponseTypeError,
 } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import { mcpResourceUrl } from "../../base-url.ts";
+import { mcpResourceUrl } from "../../http/base-url.ts";
 import { SCOPES } from "./metadata.ts";
 import { redirectUriMatches } from "./redirect-uri.ts";
 import { hashSecret, randomSecret } from "../secrets.ts";

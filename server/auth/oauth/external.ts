@@ -1,6 +1,6 @@
 import { InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from "jose";
-import { mcpResourceUrl } from "../../base-url.ts";
+import { mcpResourceUrl } from "../../http/base-url.ts";
 import type { Config } from "../../config.ts";
 import type { Principal } from "../principal.ts";
 import { describeJoseError } from "./verify.ts";

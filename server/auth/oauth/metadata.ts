@@ -1,5 +1,5 @@
 import type { OAuthMetadata, OAuthProtectedResourceMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { mcpResourceUrl } from "../../base-url.ts";
+import { mcpResourceUrl } from "../../http/base-url.ts";
 import type { Config } from "../../config.ts";
 import { GRANT_TYPES, TOKEN_ENDPOINT_AUTH_METHODS } from "./clients.ts";
 

@@ -8,7 +8,7 @@ import {
 } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { SignJWT } from "jose";
-import { mcpResourceUrl } from "../../base-url.ts";
+import { mcpResourceUrl } from "../../http/base-url.ts";
 import type { Config } from "../../config.ts";
 import type { KeyStore } from "../api-keys.ts";
 import { authenticateClient } from "./clients.ts";

@@ -1,6 +1,6 @@
 import { InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { errors, jwtVerify, type JWTPayload } from "jose";
-import { mcpResourceUrl } from "../../base-url.ts";
+import { mcpResourceUrl } from "../../http/base-url.ts";
 import { principalFromKey, type Principal } from "../principal.ts";
 import { SIGNING_ALG, unknownKeyError } from "./signing-key.ts";
 import type { BuiltInContext } from "./tokens.ts";

@@ -1,6 +1,6 @@
 import type * as lancedb from "@lancedb/lancedb";
-import type { SideFile } from "./location.ts";
-import { splitRankTerms } from "./ranking.ts";
+import type { SideFile } from "./table-location.ts";
+import { splitRankTerms } from "../relevance/ranking.ts";
 
 /** The file's name beside the table. */
 export const TERM_STATS_FILE = "term-stats.json";

@@ -1,4 +1,4 @@
-import type { Occupation } from "./occupations.ts";
+import type { Occupation } from "./knowledge/occupations.ts";
 import { compactText, contentKeys, fold, hasCjk, keptTokens, tokenize } from "./normalize.ts";
 
 export interface Posting {

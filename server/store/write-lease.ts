@@ -4,7 +4,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import type { RedisClient } from "bun";
 import { connectRedis, createRedisLease } from "../redis.ts";
-import { isObjectStore, prepareLocation, type TableLocation } from "./location.ts";
+import { isObjectStore, prepareLocation, type TableLocation } from "./table-location.ts";
 
 /*
  * One writer at a time per table. LanceDB does not detect two concurrent inserts of the same new

@@ -1,4 +1,4 @@
-import { AppError } from "../shared/errors.ts";
+import { AppError } from "../../shared/errors.ts";
 
 /** A whole body must arrive within this time: a body trickling in (a byte now and then keeps Bun's idle timer happy) is cut off. */
 export const BODY_TIMEOUT_MS = 10_000;

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Logger } from "../log.ts";
-import { sideFile } from "./location.ts";
+import { sideFile } from "./table-location.ts";
 import type { JobStore, VectorIndexState } from "./store.ts";
 
 /** Default of VECTOR_INDEX_MIN_ROWS: below it exact search is fast enough and an index would not pay. */

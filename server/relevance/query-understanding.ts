@@ -1,5 +1,5 @@
-import { buildOccupationIndex } from "./knowledge/occupation-index.ts";
-import { matchOccupations, type OccupationMatch } from "./knowledge/occupation-match.ts";
+import { buildOccupationIndex } from "./occupation-index.ts";
+import { matchOccupations, type OccupationMatch } from "./occupation-match.ts";
 import { OCCUPATIONS } from "./knowledge/occupations.ts";
 import {
   compactText,
@@ -9,7 +9,7 @@ import {
   keptTokens,
   tokenize,
   type Token,
-} from "./knowledge/normalize.ts";
+} from "./normalize.ts";
 
 export interface QueryAnalysis {
   /** The query's own content words: lowercased, filler and stop words removed ("someone to", "people who", "looking for", "I want a job as", "we need"…), order kept, duplicates removed. Non-empty whenever the query has any word. */

@@ -1,0 +1,230 @@
+import { existsSync } from "node:fs";
+import * as lancedb from "@lancedb/lancedb";
+import type { JobResult } from "../../shared/job.ts";
+import type { SearchFilters } from "../../shared/search.ts";
+import type { RowTerms } from "../relevance/ranking.ts";
+import { createAdmin, vectorIndexPresence } from "./indexes.ts";
+import { createReader } from "./read.ts";
+import { DIMENSION_KEY, MODEL_KEY, TABLE_NAME, jobsSchema, type StoredJob } from "./schema.ts";
+import { isObjectStore, prepareLocation, sideFile, type TableLocation } from "./table-location.ts";
+import { TERM_STATS_FILE, termStatsReader, type TermStats } from "./term-stats.ts";
+import { createWriter } from "./write.ts";
+
+/*
+ * The jobs table: opened here, read by searches (read.ts), written by loads (write.ts), its indexes
+ * and statistics kept by indexes.ts. JobStore is the three views together; each caller needs one.
+ */
+
+export interface StoreOptions {
+  /** The folder or object-store URI (`s3://bucket/path`) holding the table (config `table.uri`). */
+  dataDir: string;
+  /** Object-store settings for LanceDB (config `table.storageOptions`). */
+  storageOptions?: Record<string, string>;
+  modelId: string;
+  dimension: number;
+  /** How often reads look for other processes' writes, in ms; undefined = never. */
+  readConsistencyMs?: number;
+}
+
+/** A posting as a search reads it: id and result fields (the description only for full detail). */
+export type JobRow = { id: string } & Omit<JobResult, "score" | "bm25_rank" | "vector_rank" | "fused_score">;
+
+/** A candidate as ranking reads it: shared between searches, so never modified. */
+export type CandidateRow = Readonly<JobRow & { vector: Float32Array; terms: RowTerms }>;
+
+/** What the keyword retriever looks for: the query's words, weighted extra words, CJK pairs. */
+export interface KeywordQuery {
+  text: string;
+  expansions: Array<{ text: string; weight: number }>;
+  cjk: string[];
+}
+
+export interface Facets {
+  /** Distinct cities, sorted. */
+  cities: string[];
+  /** Postings per city, most first (ties by name), each with the country most of its postings name. */
+  cityCounts: Array<{ city: string; country: string | null; postings: number }>;
+  sources: string[];
+}
+
+export interface VectorIndexState {
+  indexedRows: number;
+  unindexedRows: number;
+  /** 1 after a build; each later load's optimize() adds a segment that searches visit separately. */
+  segments: number;
+}
+
+/** What `stats` reports of the table: counts, model, indexes, version and size. */
+export interface StoreStats {
+  postings: number;
+  bySource: Array<{ source: string; postings: number }>;
+  /** Most first; null = postings without a country. */
+  byCountry: Array<{ country: string | null; postings: number }>;
+  /** YYYY-MM of publish_time, oldest first. */
+  byMonth: Array<{ month: string; postings: number }>;
+  /** The embedding model the table was built with (schema metadata). */
+  model: { id: string | null; dimension: number | null };
+  indexes: IndexState[];
+  version: number;
+  /** The table's folder on disk, or its URI in the object store. */
+  path: string;
+  /** Bytes of every file or object in it (data, indexes, manifests, old versions not yet cleaned up). */
+  diskBytes: number;
+}
+
+export interface IndexState {
+  name: string;
+  /** vector: the ANN index; fts: full-text (BM25); scalar: filter indexes (btree, bitmap). */
+  kind: "vector" | "fts" | "scalar";
+  /** LanceDB's index type as its statistics name it, e.g. IVF_HNSW_SQ, FTS, BTREE, BITMAP. */
+  type: string;
+  /** The type as `listIndices()` names it, e.g. IvfHnswSq, Bitmap (the metrics label). */
+  listedType: string;
+  columns: string[];
+  indexedRows: number;
+  /** Rows added since the index was last brought up to date (searched without it). */
+  unindexedRows: number;
+}
+
+/** What searches read. */
+export interface StoreReader {
+  /** Moves to the latest version now, for a write another process just committed. */
+  refresh(): Promise<void>;
+  count(): Promise<number>;
+  /** The table version searches currently read; every write makes a new one. */
+  version(): Promise<number>;
+  /** How many postings use each word (for weighting query words); undefined before the first load. */
+  termStats(): TermStats | undefined;
+  /** The `limit` nearest postings among those matching `filters` (prefiltered), with cosine distance. */
+  nearest(vector: Float32Array, filters: SearchFilters, limit: number, full: boolean): Promise<Array<{ row: CandidateRow; distance: number }>>;
+  /** The `limit` best keyword (BM25) matches among those matching `filters`, with their score. */
+  keyword(query: KeywordQuery, filters: SearchFilters, limit: number, full: boolean): Promise<Array<{ row: CandidateRow; score: number }>>;
+  /** Distinct cities and sources present, recomputed only when the table changed. */
+  facets(): Promise<Facets>;
+}
+
+/** What loads write (under the write lease, see write-lease.ts). */
+export interface StoreWriter {
+  /** content_hash of those of `ids` that are stored. */
+  existingHashes(ids: string[]): Promise<Map<string, string>>;
+  /** Inserts new postings and replaces stored ones with the same id. */
+  upsert(rows: StoredJob[]): Promise<void>;
+  /** After a load: compacts fragments, brings the scalar and full-text indexes up to date, recounts term statistics. */
+  finishLoad(): Promise<void>;
+  /**
+   * Whether a load wrote rows but did not finish (it was killed before or during finishLoad):
+   * the next load then finishes it even when it has nothing left to write.
+   */
+  loadPending(): Promise<boolean>;
+}
+
+/** The ANN index and what `stats`, /readyz and /metrics report. */
+export interface StoreAdmin {
+  /**
+   * Builds the ANN index on the vectors when the table has at least `minRows` postings and none yet.
+   * Searches go on meanwhile (they use the previous version). Returns whether it built one.
+   */
+  ensureVectorIndex(minRows: number): Promise<boolean>;
+  /** The ANN index's coverage: rows in it, rows not yet in it, and how many segments loads have added. */
+  vectorIndexState(): Promise<VectorIndexState | undefined>;
+  /** Builds the ANN index anew over every row (one segment); searches use the old one meanwhile. */
+  rebuildVectorIndex(): Promise<void>;
+  /** Postings by source, country and month, the model, the indexes, version and size on disk (reads every row's three columns). */
+  stats(): Promise<StoreStats>;
+  /** Every index with its coverage: vector first, then full-text, then scalar, each by name. */
+  indexes(): Promise<IndexState[]>;
+}
+
+export interface JobStore extends StoreReader, StoreWriter, StoreAdmin {
+  readonly table: lancedb.Table;
+  /** Where the table lives (its folder or object-store URI). */
+  readonly location: TableLocation;
+  close(): void;
+}
+
+/**
+ * Opens (creating when missing) the `jobs` table in `dataDir`. Fails with a clear message when
+ * the table was built with another embedding model or dimension.
+ */
+export async function openStore(options: StoreOptions): Promise<JobStore> {
+  const location = locationOf(options);
+  prepareLocation(location);
+  const db = await connect(location, options.readConsistencyMs);
+  const table =
+    (await openIfExists(db)) ??
+    (await db.createEmptyTable(TABLE_NAME, jobsSchema(options.modelId, options.dimension), { mode: "create", existOk: true }));
+  await checkModel(table, options);
+  return createStore(db, table, location);
+}
+
+/**
+ * Opens the `jobs` table of `dataDir` whichever model built it, to look at it (`stats`) without
+ * loading an embedder; creates nothing. Undefined when there is no table yet.
+ */
+export async function inspectStore(location: TableLocation): Promise<JobStore | undefined> {
+  if (!isObjectStore(location.uri) && !existsSync(location.uri)) return undefined;
+  const db = await connect(location);
+  const table = await openIfExists(db);
+  if (!table) {
+    db.close();
+    return undefined;
+  }
+  return createStore(db, table, location);
+}
+
+// --- internal ---
+
+function locationOf(options: StoreOptions): TableLocation {
+  return { uri: options.dataDir, ...(options.storageOptions ? { storageOptions: options.storageOptions } : {}) };
+}
+
+function connect(location: TableLocation, readConsistencyMs?: number): Promise<lancedb.Connection> {
+  return lancedb.connect(location.uri, {
+    readConsistencyInterval: readConsistencyMs === undefined ? undefined : readConsistencyMs / 1000,
+    ...(location.storageOptions ? { storageOptions: location.storageOptions } : {}),
+  });
+}
+
+/** Opens the table when it exists. Not tableNames(): listing needs more of an object store than opening. */
+async function openIfExists(db: lancedb.Connection): Promise<lancedb.Table | undefined> {
+  try {
+    return await db.openTable(TABLE_NAME);
+  } catch (error) {
+    if (/not found|does not exist/i.test(error instanceof Error ? error.message : String(error))) return undefined;
+    throw error;
+  }
+}
+
+async function checkModel(table: lancedb.Table, options: StoreOptions): Promise<void> {
+  const schema = await table.schema();
+  if (!schema.fields.some((field) => field.name === "result_json")) {
+    throw new Error(`the jobs table in ${options.dataDir} predates the columns hybrid ranking reads; re-ingest into an empty DATA_DIR`);
+  }
+  const metadata = schema.metadata;
+  const storedModel = metadata.get(MODEL_KEY);
+  const storedDimension = Number(metadata.get(DIMENSION_KEY));
+  if (storedModel === options.modelId && storedDimension === options.dimension) return;
+  throw new Error(
+    `the jobs table in ${options.dataDir} was built with embedding model "${storedModel}" (dimension ${storedDimension}), ` +
+      `but EMBEDDING_MODEL gives "${options.modelId}" (dimension ${options.dimension}). ` +
+      `Set EMBEDDING_MODEL back, or re-ingest into an empty DATA_DIR with the new model.`,
+  );
+}
+
+async function createStore(db: lancedb.Connection, table: lancedb.Table, location: TableLocation): Promise<JobStore> {
+  const termStats = termStatsReader(sideFile(location, TERM_STATS_FILE));
+  // Missing or unreadable statistics only make ranking weigh words equally until the next look.
+  await termStats.refresh().catch(() => {});
+  const hasVectorIndex = vectorIndexPresence(table);
+  return {
+    table,
+    location,
+    ...createReader(table, termStats, hasVectorIndex),
+    ...createWriter(table, location, termStats),
+    ...createAdmin(table, location, hasVectorIndex),
+    close() {
+      table.close();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import type * as lancedb from "@lancedb/lancedb";
+import { idIn } from "./filter.ts";
+import { ensureIndexes } from "./indexes.ts";
+import type { StoredJob } from "./schema.ts";
+import type { StoreWriter } from "./store.ts";
+import { sideFile, type TableLocation } from "./table-location.ts";
+import { TERM_STATS_FILE, writeTermStats, type termStatsReader } from "./term-stats.ts";
+
+/**
+ * The loads' view of the table: which postings are stored as they are, upserts by id (one commit
+ * each), and the finishing steps after a load. A `load-pending` file beside the table marks a load
+ * that wrote rows but did not finish them.
+ */
+export function createWriter(table: lancedb.Table, location: TableLocation, termStats: ReturnType<typeof termStatsReader>): StoreWriter {
+  const pending = sideFile(location, LOAD_PENDING_FILE);
+  return {
+    async existingHashes(ids) {
+      const found = new Map<string, string>();
+      if (ids.length === 0) return found;
+      const rows = await table
+        .query()
+        .where(idIn(ids))
+        .select(["id", "content_hash"])
+        .toArray();
+      for (const row of rows) found.set(row.id, row.content_hash);
+      return found;
+    },
+
+    async upsert(rows) {
+      if (rows.length === 0) return;
+      if ((await pending.tag()) === undefined) await pending.write("");
+      // Idempotent (same ids, same rows), so safe to run again after a conflict.
+      await retryConflicts(() => table.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows.map(toArrowRow)));
+    },
+
+    async finishLoad() {
+      await retryConflicts(() => table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) }));
+      await ensureIndexes(table);
+      termStats.set(await writeTermStats(table, sideFile(location, TERM_STATS_FILE)));
+      await pending.remove();
+    },
+
+    loadPending: async () => (await pending.tag()) !== undefined,
+  };
+}
+
+/**
+ * Runs a table change again when another writer committed first (LanceDB's "Retryable commit
+ * conflict"): an ingest's optimize() and the server's background index rebuild may meet.
+ */
+export async function retryConflicts<T>(change: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await change();
+    } catch (error) {
+      if (attempt >= attempts || !(error instanceof Error && /retryable commit conflict/i.test(error.message))) throw error;
+      await Bun.sleep(50 * attempt);
+    }
+  }
+}
+
+// --- internal ---
+
+/** Beside the table from a load's first write until its finishLoad completed. */
+const LOAD_PENDING_FILE = "load-pending";
+
+function toArrowRow(row: StoredJob): Record<string, unknown> {
+  return { ...row, vector: Array.from(row.vector) };
+}
