@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
 import { z } from "zod";
 import { AppError, isErrorCode } from "../shared/errors.ts";
-import type { CityCounts, SearchResponse } from "../shared/search.ts";
+import { CityCountsSchema, SearchResponseSchema, type CityCounts, type SearchResponse } from "../shared/search.ts";
 
 export interface ClientSettings {
   url: string;
@@ -111,12 +111,12 @@ export function maskKey(key: string): string {
 
 /** POST /v1/search. Error bodies come back as AppError with the server's code and message. */
 export function searchRemote(settings: ClientSettings, body: Record<string, unknown>): Promise<SearchResponse> {
-  return call<SearchResponse>(settings, "POST", "/v1/search", body);
+  return call(SearchResponseSchema, settings, "POST", "/v1/search", body);
 }
 
 /** GET /v1/cities: every city with its posting count, most first. */
 export function citiesRemote(settings: ClientSettings): Promise<CityCounts> {
-  return call<CityCounts>(settings, "GET", "/v1/cities");
+  return call(CityCountsSchema, settings, "GET", "/v1/cities");
 }
 
 // --- internal ---
@@ -126,7 +126,8 @@ const ConfigFileSchema = z.looseObject({
   api_key: z.string().optional(),
 });
 
-async function call<T>(settings: ClientSettings, method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+/** Calls the service and parses its answer with the shared response schema (a wrong shape is an error, not a cast). */
+async function call<T>(schema: z.ZodType<T>, settings: ClientSettings, method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
   let response: Response;
   try {
     response = await fetch(`${settings.url}${path}`, {
@@ -142,10 +143,11 @@ async function call<T>(settings: ClientSettings, method: "GET" | "POST", path: s
   }
   const payload = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined;
   if (!response.ok) throw errorFromBody(response.status, payload);
-  if (typeof payload !== "object" || payload === null) {
-    throw new AppError("SERVICE_UNAVAILABLE", `${settings.url}${path} did not answer with JSON (is it the jobsearch service?)`);
+  const parsed = schema.safeParse(payload);
+  if (!parsed.success) {
+    throw new AppError("SERVICE_UNAVAILABLE", `${settings.url}${path} did not answer as the jobsearch service does (is it the jobsearch service?)`);
   }
-  return payload as unknown as T;
+  return parsed.data;
 }
 
 function errorFromBody(status: number, body: Record<string, unknown> | undefined): AppError {

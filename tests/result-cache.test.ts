@@ -7,7 +7,7 @@ import { parseSearchRequest } from "../shared/search.ts";
 import { fixturePostings } from "./fixtures/postings.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 
-const request = (raw: Record<string, unknown>) => parseSearchRequest(raw, { queryField: "q", fromQueryString: false });
+const request = (raw: Record<string, unknown>) => parseSearchRequest(raw, "post");
 
 describe("result cache", () => {
   test("every parameter is part of the key", () => {

@@ -3,9 +3,9 @@ import { AppError } from "../shared/errors.ts";
 import { parseSearchRequest } from "../shared/search.ts";
 import { parseDateTime } from "../shared/time.ts";
 
-const rest = { queryField: "q", fromQueryString: false } as const;
-const query = { queryField: "q", fromQueryString: true } as const;
-const mcp = { queryField: "query", fromQueryString: false } as const;
+const rest = "post" as const;
+const query = "get" as const;
+const mcp = "mcp" as const;
 
 function failure(raw: Record<string, unknown>, options: Parameters<typeof parseSearchRequest>[1] = rest): AppError {
   try {
@@ -33,7 +33,7 @@ describe("parseSearchRequest", () => {
   test("pages up to the result window of 1000: the last page is allowed, a clamped top_k counts as clamped", () => {
     expect(parseSearchRequest({ q: "x", offset: 900, top_k: 100 }, rest)).toMatchObject({ offset: 900, topK: 100 });
     expect(parseSearchRequest({ q: "x", offset: 900, top_k: 500 }, rest)).toMatchObject({ offset: 900, topK: 100 });
-    expect(parseSearchRequest({ query: "x", offset: "980" }, { ...mcp, fromQueryString: true })).toMatchObject({ offset: 980, topK: 20 });
+    expect(parseSearchRequest({ query: "x", offset: 980 }, mcp)).toMatchObject({ offset: 980, topK: 20 });
   });
 
   test("reads integers from a query string but not from JSON", () => {

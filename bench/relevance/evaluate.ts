@@ -101,7 +101,7 @@ export async function evaluateMode(deps: SearchDeps, mode: Retrieval, queries: C
 function search(deps: SearchDeps, mode: Retrieval, query: CountedQuery): Promise<JobResult[]> {
   const request = parseSearchRequest(
     { q: query.query, top_k: K, offset: 0, detail: "full" },
-    { queryField: "q", fromQueryString: false },
+    "post",
   );
   return searchJobs(deps, { ...request, filters: query.filters ?? {}, retrieval: mode });
 }

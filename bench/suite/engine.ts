@@ -40,7 +40,7 @@ export async function measureEngine(dataDir: string, rounds: number): Promise<En
     cases.push({ name: "embed query only", ...embed });
     for (const { name, filters, detail } of CASES) {
       const request = (i: number) =>
-        parseSearchRequest({ q: QUERIES[i % QUERIES.length], ...filters, detail }, { queryField: "q", fromQueryString: false });
+        parseSearchRequest({ q: QUERIES[i % QUERIES.length], ...filters, detail }, "post");
       cases.push({ name, ...(await time(rounds, (i) => searchJobs(deps, request(i)))) });
     }
     return { postings: await store.count(), rounds, cases };

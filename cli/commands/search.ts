@@ -1,8 +1,28 @@
-import { defineCommand } from "citty";
+import { defineCommand, type ArgsDef } from "citty";
+import { z } from "zod";
 import { AppError, invalidParameter } from "../../shared/errors.ts";
 import type { JobResult } from "../../shared/job.ts";
+import { SEARCH_PARAMS, TOP_K_DEFAULT, type ParamSpec } from "../../shared/search-params.ts";
 import { CONNECTION_ARGS, clientSettings, searchRemote } from "../client.ts";
 import { colorEnabled, createStyle, renderTable, terminalWidth, type Style } from "../format.ts";
+
+/**
+ * A flag for each search parameter the CLI offers (all but the query, a positional, and REST-only
+ * ones), from its declaration: `top_k` → `--top-k`; booleans as flags (`--no-collapse`).
+ */
+const PARAM_FLAGS = (Object.entries(SEARCH_PARAMS) as Array<[string, ParamSpec<unknown>]>)
+  .filter(([name, spec]) => name !== "q" && !spec.restOnly)
+  .map(([name, spec]) => {
+    const type = (z.toJSONSchema(spec.schema, { io: "input" }) as { type?: string }).type;
+    const kind = type === "boolean" ? "boolean" : type === "integer" || type === "number" ? "number" : "string";
+    return { name, flag: name.replaceAll("_", "-"), kind, help: spec.cliHelp ?? spec.schema.description ?? name };
+  });
+
+function paramArgs(): ArgsDef {
+  return Object.fromEntries(
+    PARAM_FLAGS.map(({ flag, kind, help }) => [flag, { type: kind === "boolean" ? "boolean" : "string", description: help }]),
+  ) as ArgsDef;
+}
 
 export default defineCommand({
   meta: {
@@ -11,17 +31,7 @@ export default defineCommand({
   },
   args: {
     query: { type: "positional", description: "What to look for, in words or sentences", required: true },
-    city: { type: "string", description: "Exact city name (case-sensitive; see `cities`)" },
-    country: { type: "string", description: "Two-letter country code, e.g. US" },
-    since: { type: "string", description: "Only postings published after YYYY-MM-DD[ HH:MM:SS]" },
-    until: { type: "string", description: "Only postings published before YYYY-MM-DD[ HH:MM:SS]" },
-    source: { type: "string", description: "Only postings from this data source" },
-    "top-k": { type: "string", description: "Number of results, 1–100 (default 20)" },
-    offset: { type: "string", description: "Index of the first result, for paging (default 0)" },
-    detail: { type: "string", description: "summary or full (adds the description)" },
-    sort: { type: "string", description: "How the page is shown: date (default, newest first) or relevance (best first)" },
-    "min-score": { type: "string", description: "Leave out results scoring below this, 0–1 (about 0.5 keeps plausible matches)" },
-    collapse: { type: "boolean", description: "Show reposts (same company and title) once; --no-collapse shows every copy", default: true },
+    ...paramArgs(),
     open: { type: "string", description: "Print only the URL of result N (1-based, as numbered in the table)", valueHint: "N" },
     ...CONNECTION_ARGS,
     json: { type: "boolean", description: "Print the raw JSON response", default: false },
@@ -29,18 +39,15 @@ export default defineCommand({
   async run({ args }) {
     const open = args.open === undefined ? undefined : parseOpen(args.open);
     const body: Record<string, unknown> = { q: args.query };
-    for (const name of ["city", "country", "since", "until", "source", "detail", "sort"] as const) {
-      if (args[name] !== undefined) body[name] = args[name];
+    for (const { name, flag, kind } of PARAM_FLAGS) {
+      const value = (args as Record<string, unknown>)[flag];
+      if (value !== undefined) body[name] = kind === "number" ? toNumber(String(value)) : value;
     }
-    if (args["top-k"] !== undefined) body.top_k = toNumber(args["top-k"]);
-    if (args["min-score"] !== undefined) body.min_score = toNumber(args["min-score"]);
-    if (!args.collapse) body.collapse = false;
-    if (args.offset !== undefined) body.offset = toNumber(args.offset);
     const response = await searchRemote(clientSettings(args), body);
     if (open !== undefined) {
       const job = response.results[open - 1];
       if (!job) {
-        const more = response.results.length === Number(body.top_k ?? DEFAULT_TOP_K) ? " (ask for more with --top-k)" : "";
+        const more = response.results.length === Number(body.top_k ?? TOP_K_DEFAULT) ? " (ask for more with --top-k)" : "";
         throw new AppError("NOT_FOUND", `--open ${open}: the search returned ${response.results.length} results${more}`);
       }
       return void console.log(openableUrl(job.job_url, open));
@@ -93,7 +100,6 @@ export function compactSalary(salary: string): string {
 // --- internal ---
 
 const NONE = "—";
-const DEFAULT_TOP_K = 20;
 
 function scoreStyle(style: Style, score: number): (text: string) => string {
   if (score >= 0.5) return style.green;

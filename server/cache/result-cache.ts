@@ -48,12 +48,12 @@ export function createResultCache(maxBytes: number): ResultCache {
 
 // --- internal ---
 
-function cacheKey(version: number, r: SearchRequest): string {
-  const f = r.filters;
-  return JSON.stringify([
-    version, r.query, f.city, f.country, f.source, f.since, f.until,
-    r.topK, r.offset, r.detail, r.minScore, r.sort, r.collapse, r.explain, r.retrieval,
-  ]);
+/**
+ * The whole parsed request: parseSearchRequest builds it in declaration order, so a parameter added
+ * to shared/search-params.ts changes the key without being listed here.
+ */
+function cacheKey(version: number, request: SearchRequest): string {
+  return JSON.stringify([version, request]);
 }
 
 /** Characters of text plus a fixed allowance per result for keys, numbers and object overhead. */

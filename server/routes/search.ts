@@ -37,7 +37,7 @@ export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateL
   };
   const respond = async (http: Request, raw: Record<string, unknown>, fromQueryString: boolean, requestId: string) => {
     const started = performance.now();
-    const request = parseSearchRequest(raw, { queryField: "q", fromQueryString });
+    const request = parseSearchRequest(raw, fromQueryString ? "get" : "post");
     noteQuery(http, request.query);
     const results = await searchJobs(deps, request);
     const elapsed = performance.now() - started;

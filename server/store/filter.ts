@@ -1,17 +1,20 @@
-import type { SearchFilters } from "../../shared/search.ts";
+import { SEARCH_PARAMS, type ParamSpec, type SearchFilters } from "../../shared/search-params.ts";
 
 /**
- * The only place that writes a LanceDB predicate. Every value is a typed number or a quoted
- * string literal, so no filter value can change the predicate's meaning. Returns undefined
- * when there is nothing to filter.
+ * The only place that writes a LanceDB predicate: each filter's declared predicate (column and
+ * comparison, shared/search-params.ts) with its value. Every value is a typed number or a quoted
+ * string literal, so no filter value can change the predicate's meaning. Returns undefined when
+ * there is nothing to filter.
  */
 export function buildWhere(filters: SearchFilters): string | undefined {
   const clauses: string[] = [];
-  if (filters.city !== undefined) clauses.push(equals("city", filters.city));
-  if (filters.country !== undefined) clauses.push(equals("country", filters.country));
-  if (filters.source !== undefined) clauses.push(equals("data_source", filters.source));
-  if (filters.since !== undefined) clauses.push(`publish_ts > ${number(filters.since)}`);
-  if (filters.until !== undefined) clauses.push(`publish_ts < ${number(filters.until)}`);
+  for (const [name, spec] of Object.entries(SEARCH_PARAMS) as Array<[string, ParamSpec<unknown>]>) {
+    const value = (filters as Record<string, unknown>)[name];
+    if (value === undefined || spec.filter === undefined) continue;
+    const { column, op } = spec.filter;
+    if (op === "eq") clauses.push(equals(column, String(value)));
+    else clauses.push(`${column} ${op === "gt" ? ">" : "<"} ${number(value as number)}`);
+  }
   return clauses.length === 0 ? undefined : clauses.join(" AND ");
 }
 

@@ -18,7 +18,7 @@ export const searchJobsTool: McpTool = {
   },
 
   async call(args, deps) {
-    const request = parseSearchRequest(args, { queryField: "query", fromQueryString: false });
+    const request = parseSearchRequest(args, "mcp");
     const results = await searchJobs(deps, request);
     const output: SearchResults = { total: results.length, results };
     return output;
