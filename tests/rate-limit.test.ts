@@ -3,10 +3,10 @@ import { RedisClient } from "bun";
 import {
   createMemoryRateLimiter,
   createRateLimiter,
-  createRedisRateLimiter,
   enforceRateLimit,
   type RateLimiter,
 } from "../server/auth/rate-limit.ts";
+import { createRedisRateLimiter } from "../server/auth/rate-limit-redis.ts";
 import type { Principal } from "../server/auth/principal.ts";
 import { AppError } from "../shared/errors.ts";
 import { startRedis, type TestRedis } from "./redis.ts";

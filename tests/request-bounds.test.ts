@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
-import { createRedisRateLimiter } from "../server/auth/rate-limit.ts";
+import { createRedisRateLimiter } from "../server/auth/rate-limit-redis.ts";
 import { connectRedis } from "../server/redis.ts";
 import { runCli, SHARED_DATA, spawnServer, startTestServer, tempDir, type TestServer } from "./helpers.ts";
 import { startRedis, type TestRedis } from "./redis.ts";

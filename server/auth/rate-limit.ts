@@ -1,7 +1,6 @@
-import type { RedisClient } from "bun";
 import { AppError } from "../../shared/errors.ts";
-import { createLogger, type Logger } from "../log.ts";
-import { createRedisClient, defineScript, runScript, withTimeout } from "../redis.ts";
+import type { Logger } from "../log.ts";
+import { createRedisRateLimiter } from "./rate-limit-redis.ts";
 import type { Principal } from "./principal.ts";
 
 /*
@@ -93,114 +92,6 @@ export function createMemoryRateLimiter(options: { now?: () => number; random?: 
   };
 }
 
-/**
- * Limiter whose state lives in Redis, so every process sharing `url` enforces one combined limit.
- * Each hit is one atomic Lua script (EVALSHA, EVAL on NOSCRIPT); keys expire when their bucket is
- * full again. Without an injected `now` the script reads Redis' own clock, so process clocks may
- * differ.
- *
- * Redis failure policy: fail over, never closed and never fully open. When Redis cannot be reached,
- * errors, or takes over 500 ms to answer, the hit is decided by an in-process limiter with the same
- * limit (so during an outage each process allows up to the limit on its own), one warning is logged
- * per outage, and a reconnect is tried in the background at most once a second; hits use Redis
- * again as soon as it answers. Only the first connection attempt is awaited.
- */
-export function createRedisRateLimiter(
-  url: string,
-  options: { now?: () => number; random?: () => number; prefix?: string; log?: Logger } = {},
-): RateLimiter {
-  const { now, random = Math.random, prefix = "jobsearch:rate:", log = createLogger("info") } = options;
-  const fallback = createMemoryRateLimiter({ now: now ?? Date.now, random });
-  let client: RedisClient | undefined;
-  let connecting: Promise<void> | undefined;
-  let first: Promise<void> | undefined;
-  let retryAt = 0;
-  let failing = false;
-  let closed = false;
-
-  const fail = (error: unknown) => {
-    client?.close();
-    client = undefined;
-    retryAt = performance.now() + RECONNECT_DELAY_MS;
-    if (!failing) log.warn("rate limit: Redis unavailable, limiting per process until it is back", { error });
-    failing = true;
-  };
-
-  const open = async (): Promise<void> => {
-    const fresh = createRedisClient(url, { autoReconnect: false });
-    try {
-      await fresh.connect();
-      if (closed) fresh.close();
-      else client = fresh;
-    } catch (error) {
-      fresh.close();
-      fail(error);
-    }
-  };
-  const connect = (): Promise<void> => (connecting ??= open().finally(() => (connecting = undefined)));
-
-  // Every hit waits for the first attempt only; later reconnects run behind the fallback.
-  const connection = async (): Promise<RedisClient | undefined> => {
-    first ??= connect();
-    await first;
-    if (client?.connected) return client;
-    if (client) fail(new Error("connection to Redis lost"));
-    if (performance.now() >= retryAt) void connect();
-    return undefined;
-  };
-
-  /** `run` against Redis when it answers, else undefined (and the outage noted). */
-  const attempt = async <T>(run: (redis: RedisClient) => Promise<T>): Promise<T | undefined> => {
-    const redis = closed ? undefined : await connection();
-    if (!redis) return undefined;
-    try {
-      const result = await withTimeout(run(redis));
-      if (failing) log.info("rate limit: Redis is back");
-      failing = false;
-      return result;
-    } catch (error) {
-      if (client === redis) fail(error);
-      return undefined;
-    }
-  };
-
-  return {
-    async hit(principalId, limit, options = {}) {
-      checkLimit(limit);
-      const at = now ? String(toMicros(now())) : "";
-      const args = [String(limit), at, String(periodOf(options)), options.peek ? "1" : ""];
-      const reply = await attempt((redis) => runScript(redis, GCRA, [prefix + principalId], args));
-      if (reply === undefined) return fallback.hit(principalId, limit, options);
-      const [allowed, remaining, waitUs] = reply as [number, number, number];
-      return decide({ allowed: allowed === 1, remaining, waitUs }, random);
-    },
-    async enter(principalId, limit) {
-      checkLimit(limit);
-      const key = `${prefix}inflight:${principalId}`;
-      const token = crypto.randomUUID();
-      const reply = await attempt((redis) => runScript(redis, ENTER, [key], [String(limit), token, String(SLOT_LEASE_MS)]));
-      if (reply === undefined) return fallback.enter(principalId, limit);
-      if (Number(reply) !== 1) return undefined;
-      let left = false;
-      return {
-        leave() {
-          if (left) return;
-          left = true;
-          // A slot Redis does not hear about frees itself after SLOT_LEASE_MS.
-          void attempt((redis) => redis.send("ZREM", [key, token]));
-        },
-      };
-    },
-    async close() {
-      closed = true;
-      client?.close();
-      client = undefined;
-      await connecting;
-      await fallback.close();
-    },
-  };
-}
-
 /** Redis when redisUrl is set, memory otherwise. */
 export function createRateLimiter(settings: { redisUrl?: string }, log?: Logger): RateLimiter {
   return settings.redisUrl ? createRedisRateLimiter(settings.redisUrl, log ? { log } : {}) : createMemoryRateLimiter();
@@ -230,7 +121,6 @@ export async function enterInFlight(limiter: RateLimiter, principal: Principal, 
 const MINUTE_US = 60_000_000;
 /** Retry-After for a principal with all its slots in flight: a search takes milliseconds. */
 const IN_FLIGHT_RETRY_S = 1;
-const RECONNECT_DELAY_MS = 1000;
 
 interface Step {
   allowed: boolean;
@@ -241,7 +131,7 @@ interface Step {
   tat: number;
 }
 
-/** One GCRA step over a period of `periodUs`; `runScript` below is the same in Lua, keep them in step. */
+/** One GCRA step over a period of `periodUs`; rate-limit-redis.ts runs the same in Lua, keep them in step. */
 function gcra(storedTat: number | undefined, now: number, limit: number, periodUs: number): Step {
   checkLimit(limit);
   const interval = Math.ceil(periodUs / limit);
@@ -251,15 +141,17 @@ function gcra(storedTat: number | undefined, now: number, limit: number, periodU
   return { allowed: true, remaining: Math.floor((now - allowAt) / interval), waitUs: 0, tat };
 }
 
+// Shared with rate-limit-redis.ts, which runs the same step in Lua.
+
 /** Jitter: a uniform 0–1 s is added to the exact wait before rounding up, so
  * ceil(wait) <= retryAfter <= ceil(wait) + 1, never below the true wait. */
-function decide(step: Omit<Step, "tat">, random: () => number): RateDecision {
+export function decide(step: Omit<Step, "tat">, random: () => number): RateDecision {
   if (step.allowed) return { allowed: true, remaining: step.remaining, retryAfter: 0 };
   const jitterUs = Math.min(Math.max(random(), 0), 1) * 1_000_000;
   return { allowed: false, remaining: 0, retryAfter: Math.max(1, Math.ceil((step.waitUs + jitterUs) / 1_000_000)) };
 }
 
-function periodOf(options: HitOptions): number {
+export function periodOf(options: HitOptions): number {
   const periodUs = options.periodMs === undefined ? MINUTE_US : toMicros(options.periodMs);
   if (!Number.isInteger(periodUs) || periodUs < 1) {
     throw new AppError("INTERNAL_ERROR", `rate limit period must be a positive number of ms, got ${options.periodMs}`);
@@ -267,44 +159,12 @@ function periodOf(options: HitOptions): number {
   return periodUs;
 }
 
-function checkLimit(limit: number): void {
+export function checkLimit(limit: number): void {
   if (!Number.isInteger(limit) || limit < 1) {
     throw new AppError("INTERNAL_ERROR", `rate limit must be a positive whole number per minute, got ${limit}`);
   }
 }
 
-function toMicros(ms: number): number {
+export function toMicros(ms: number): number {
   return Math.round(ms * 1000);
 }
-
-// KEYS[1] principal key; ARGV[1] limit per period, ARGV[2] now in µs or "" for Redis' clock,
-// ARGV[3] the period in µs, ARGV[4] "1" to peek (decide, store nothing).
-// Returns {allowed 0|1, remaining, wait µs}. string.format('%d') keeps 16-digit µs exact.
-const GCRA_LUA = `
-local limit = tonumber(ARGV[1])
-local now = tonumber(ARGV[2])
-if not now then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-end
-local interval = math.ceil(tonumber(ARGV[3]) / limit)
-local tat = math.max(tonumber(redis.call('GET', KEYS[1])) or now, now) + interval
-local allowAt = tat - interval * limit
-if allowAt > now then return {0, 0, allowAt - now} end
-if ARGV[4] == '1' then return {1, math.floor((now - allowAt) / interval), 0} end
-redis.call('SET', KEYS[1], string.format('%d', tat), 'PX', string.format('%d', math.ceil((tat - now) / 1000)))
-return {1, math.floor((now - allowAt) / interval), 0}
-`;
-const GCRA = defineScript(GCRA_LUA);
-
-// KEYS[1] the principal's slots (a sorted set: token → expiry in ms); ARGV[1] limit, ARGV[2] token,
-// ARGV[3] lease ms. Expired slots (their process died) are dropped first. Returns 1 when taken, 0 when full.
-const ENTER = defineScript(`
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
-redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[2])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-return 1
-`);

@@ -2,7 +2,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { Elysia } from "elysia";
 import { AppError } from "../../shared/errors.ts";
-import { errorResponse } from "../app.ts";
+import { errorResponse } from "../http/error-response.ts";
 import type { KeyStore } from "../auth/api-keys.ts";
 import { requireApiKey } from "../auth/guard.ts";
 import type { Principal } from "../auth/principal.ts";

@@ -1,4 +1,4 @@
-import type { RateLimiter } from "../rate-limit.ts";
+import type { RateLimiter } from "./rate-limit.ts";
 
 /** Failed sign-ins allowed per client address and per key id within SIGN_IN_WINDOW_MS… */
 export const SIGN_IN_FAILURES = 10;
