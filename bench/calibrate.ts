@@ -2,11 +2,15 @@
  * Fits the hybrid ranking weights (server/relevance/ranking.ts) on the judged queries: logistic
  * regression of "judged relevant" on each candidate's features, over every candidate of every
  * query. Reports 2-fold cross-validated P@10 (fit on half the queries, measured on the other
- * half) so the figure is not the fit's own training set, then the weights fitted on all queries.
- *   bun bench/calibrate.ts
+ * half) so the figure is not the fit's own training set, then the weights fitted on all queries;
+ * `--write` puts them (and the first pass's, fitted without the feedback features) into
+ * server/relevance/ranking-weights.json, which the ranker reads.
+ *   bun bench/calibrate.ts [--write]
  */
 import { rankCandidates, type Ranked } from "../server/search/search.ts";
-import { FEATURE_NAMES } from "../server/relevance/ranking.ts";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { FEATURE_NAMES, FIRST_PASS_NAMES } from "../server/relevance/ranking.ts";
 import { openEvalData } from "./relevance/dataset.ts";
 import { isRelevant } from "./relevance/judge.ts";
 import { QUERIES, type JudgedQuery } from "./relevance/queries.ts";
@@ -36,6 +40,18 @@ const weights = fit(samples);
 console.log(`in-sample P@10 by kind: ${JSON.stringify(mergeFolds([precisionAt10(samples, weights)]))}`);
 console.log("weights (bias first):", Object.fromEntries([["bias", weights[0]], ...NAMES.map((n, i) => [n, weights[i + 1]])].map(([k, v]) => [k, Math.round((v as number) * 100) / 100])));
 console.log(`calibration (predicted → observed): ${calibrationTable(samples, weights)}`);
+if (process.argv.includes("--write")) {
+  const named = (w: number[], names: readonly string[]) =>
+    Object.fromEntries([["bias", w[0]!], ...names.map((n, i) => [n, w[i + 1]!])].map(([k, v]) => [k, Math.round((v as number) * 100) / 100]));
+  const file = join(import.meta.dir, "../server/relevance/ranking-weights.json");
+  const fitted = {
+    comment: "Fitted by `bun bench/calibrate.ts --write` (logistic regression over the judged queries' candidates); firstPass without the feedback features.",
+    firstPass: named(fitWith(samples, FIRST_PASS_NAMES.length), FIRST_PASS_NAMES),
+    full: named(weights, NAMES),
+  };
+  writeFileSync(file, `${JSON.stringify(fitted, null, 2)}\n`);
+  console.log(`wrote ${file}`);
+}
 data.store.close();
 
 // --- internal ---

@@ -148,6 +148,11 @@ export function filterRows(corpus: Corpus, filter: PeerQuery["filter"]): Int32Ar
   return rows ?? new Int32Array();
 }
 
+/** The store's nearest postings as dot distances (1 − cosine), the form LanceDB's exact search reports. */
+export function asDistances(rows: Array<{ cosine: number }>): Array<{ distance: number }> {
+  return rows.map(({ cosine }) => ({ distance: 1 - cosine }));
+}
+
 /**
  * Share of the exact top-k that `found` holds, ties counted: a result as close as the exact k-th
  * (within float error) is a hit even when its id differs (many postings share a text, so a vector).
@@ -269,8 +274,8 @@ export async function measurePeers(dataDir: string, corpus: Corpus, queryCount: 
     const lance = {
       none: await timeQueries(queries, (q) => store.nearest(q.vector, {}, K, false)),
       filtered: await timeQueries(queries, (q) => store.nearest(q.vector, q.filter, K, false)),
-      recall: mean(queries.map((_, i) => recallAt(exactNone[i]!, none[i]!, K))),
-      recallFiltered: mean(queries.map((_, i) => recallAt(exactFiltered[i]!, inFilter[i]!, K))),
+      recall: mean(queries.map((_, i) => recallAt(exactNone[i]!, asDistances(none[i]!), K))),
+      recallFiltered: mean(queries.map((_, i) => recallAt(exactFiltered[i]!, asDistances(inFilter[i]!), K))),
       recallById: mean(none.map((list, i) => list.filter((r) => exactIds[i]!.has(r.row.id)).length / Math.min(K, exactIds[i]!.size))),
     };
     return { postings: corpus.ids.length, queries: queries.length, k: K, exact, orama, lance };

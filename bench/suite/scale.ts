@@ -8,7 +8,7 @@ import { jobsSchema, TABLE_NAME } from "../../server/store/schema.ts";
 import { openStore } from "../../server/store/store.ts";
 import { ROOT } from "./dataset.ts";
 import {
-  buildOrama, K, makeQueries, oramaNearest, perturb, recallAt, rssMb, seededRandom, timeQueries,
+  asDistances, buildOrama, K, makeQueries, oramaNearest, perturb, recallAt, rssMb, seededRandom, timeQueries,
   type Corpus, type Latency, type OramaRows,
 } from "./peers.ts";
 
@@ -51,8 +51,8 @@ export async function measureScale(sourceDir: string, corpus: Corpus, postings: 
     };
     const exactNone = await Promise.all(queries.map((q) => exactOf(q, false)));
     const exactFiltered = await Promise.all(queries.map((q) => exactOf(q, true)));
-    const found = await Promise.all(queries.map((q) => store.nearest(q.vector, {}, K, false)));
-    const foundFiltered = await Promise.all(queries.map((q) => store.nearest(q.vector, q.filter, K, false)));
+    const found = await Promise.all(queries.map((q) => store.nearest(q.vector, {}, K, false).then(asDistances)));
+    const foundFiltered = await Promise.all(queries.map((q) => store.nearest(q.vector, q.filter, K, false).then(asDistances)));
     const distances = (rows: Array<{ _distance: number }>) => rows.map((r) => ({ distance: r._distance }));
     const result: ScaleResult = {
       postings,

@@ -1,5 +1,6 @@
 import type { Occupation } from "./knowledge/occupations.ts";
 import { compactText, contentKeys, fold, hasCjk, keptTokens, tokenize } from "./normalize.ts";
+import { SMOOTHING } from "./tuning.ts";
 
 export interface Posting {
   /** An occupation, or one of its texts (a title, phrase or skill), by position. */
@@ -93,8 +94,6 @@ export function pairs(keys: string[]): string[] {
 // --- internal ---
 
 const FIELD_WEIGHT = { title: 1, skill: 0.8, phrase: 0.7 } as const;
-/** Added to every document frequency: a word in one phrase of one entry is rare here, not necessarily telling. */
-const SMOOTHING = 1;
 
 function indexTitles(occupations: readonly Occupation[]) {
   const titles = new Map<string, number[]>();

@@ -10,6 +10,7 @@ import {
   tokenize,
   type Token,
 } from "./normalize.ts";
+import { MAX_EXPANSIONS, NAMED_DAMPING } from "./tuning.ts";
 
 export interface QueryAnalysis {
   /** The query's own content words: lowercased, filler and stop words removed ("someone to", "people who", "looking for", "I want a job as", "we need"…), order kept, duplicates removed. Non-empty whenever the query has any word. */
@@ -56,12 +57,9 @@ const MODIFIERS = new Set(
     .flatMap((word) => contentKeys(word, true)),
 );
 
-const MAX_EXPANSIONS = 12;
 /** How many alternative titles and skills the first, second and third occupation contribute. */
 const ALT_TITLES = [3, 2, 1];
 const SKILLS = [4, 3, 2];
-/** A query that already names the job gains less from its synonyms; the retrieval side decides how far to trust them. */
-const NAMED_DAMPING = 0.6;
 
 /** A query of filler alone ("looking for a job") still has terms: its non-stop words, or else all of them. */
 function fallbackTokens(tokens: Token[]): Token[] {

@@ -1,5 +1,7 @@
 import { cjkBigrams, tokenize } from "./text.ts";
 import { dot } from "./vector.ts";
+import { FEEDBACK_DEPTH } from "./tuning.ts";
+import FITTED from "./ranking-weights.json" with { type: "json" };
 
 /** What a query contributes to ranking: its own words, weighted extra words, and CJK pairs. */
 export interface RankingQuery {
@@ -131,9 +133,6 @@ export function features(query: RankingQuery, terms: RowTerms, evidence: Retriev
   };
 }
 
-/** How many of the first pass's best postings feedback learns from. */
-const FEEDBACK_DEPTH = 5;
-
 /**
  * Pseudo-relevance feedback: ranks once without it, takes the best few postings as examples of
  * what the person wants, and sets each candidate's feedback features from its likeness to them.
@@ -176,7 +175,7 @@ export function calibratedScore(fused: number): number {
 
 // --- internal ---
 
-const FIRST_PASS_NAMES = [
+export const FIRST_PASS_NAMES = [
   "cosine", "cosineGap", "bm25Share", "bm25Reciprocal", "vectorReciprocal", "titleCoverage", "textCoverage", "expansionTitle", "expansionText", "cjkCoverage", "cjkMismatch",
 ] as const satisfies readonly (keyof Features)[];
 export const FEATURE_NAMES = [...FIRST_PASS_NAMES, "feedbackCosine", "feedbackTitle"] as const satisfies readonly (keyof Features)[];
@@ -188,35 +187,15 @@ function firstPassScore(f: Features): number {
   return sum;
 }
 
-const FIRST_PASS: Record<"bias" | (typeof FIRST_PASS_NAMES)[number], number> = {
-  bias: -1.62,
-  cosine: 0.37,
-  cosineGap: 0.07,
-  bm25Share: 0.88,
-  bm25Reciprocal: 0.48,
-  vectorReciprocal: -0.27,
-  titleCoverage: 1.8,
-  textCoverage: 1.35,
-  expansionTitle: 1.14,
-  expansionText: 0.9,
-  cjkCoverage: 0.71,
-  cjkMismatch: -0.41,
-};
+/** The fitted weights: ranking-weights.json, which `bun bench/calibrate.ts --write` writes. */
+const FIRST_PASS = weightsOf(FITTED.firstPass, FIRST_PASS_NAMES);
+const WEIGHTS = weightsOf(FITTED.full, FEATURE_NAMES);
 
-/** Fitted by `bun bench/calibrate.ts` (logistic regression over the judged queries' candidates). */
-const WEIGHTS: Record<"bias" | (typeof FEATURE_NAMES)[number], number> = {
-  bias: -1.91,
-  cosine: 0.18,
-  cosineGap: -0.06,
-  bm25Share: 0.82,
-  bm25Reciprocal: 0.4,
-  vectorReciprocal: -0.22,
-  titleCoverage: 1.64,
-  textCoverage: 1.42,
-  expansionTitle: 0.98,
-  expansionText: 0.78,
-  cjkCoverage: 0.7,
-  cjkMismatch: -0.37,
-  feedbackCosine: 0.31,
-  feedbackTitle: 0.85,
-};
+/** The weights of `names` (and the bias); a missing one fails at start rather than ranking with NaN. */
+function weightsOf<N extends string>(fitted: Record<string, number>, names: readonly N[]): Record<"bias" | N, number> {
+  for (const name of ["bias", ...names]) {
+    if (typeof fitted[name] !== "number") throw new Error(`ranking-weights.json has no weight for ${name}; run bun bench/calibrate.ts --write`);
+  }
+  return fitted as Record<"bias" | N, number>;
+}
+

@@ -11,6 +11,7 @@ import { OCCUPATIONS } from "../relevance/knowledge/occupations.ts";
 import { hasCjk, tokenize } from "../relevance/text.ts";
 import { dot } from "../relevance/vector.ts";
 import { withTimeout } from "../timeout.ts";
+import { MIN_CANDIDATES, NAMED_JOB_CONFIDENCE, STRONG_EXPANSION_WEIGHT } from "../relevance/tuning.ts";
 
 export interface SearchDeps {
   store: JobStore;
@@ -25,13 +26,6 @@ export interface SearchDeps {
 
 /** The steps of a search, between which a timed-out search stops. */
 export type SearchStage = "embed" | "retrieve" | "rank" | "page";
-
-/** Each retriever brings at least this many candidates, so fusion has depth beyond one page. */
-const MIN_CANDIDATES = 50;
-/** From this confidence on, the knowledge base says the query names an occupation itself. */
-const NAMED_JOB_CONFIDENCE = 0.95;
-/** Knowledge-base expansions at least this confident also steer the query vector. */
-const VECTOR_EXPANSION_WEIGHT = 0.5;
 
 /**
  * One page of a search. Keyword (BM25) and vector retrieval each fetch the best candidates among
@@ -104,7 +98,7 @@ export async function rankCandidates(deps: SearchDeps, request: SearchRequest, s
   const expansions = hasCjk(request.query) || namesJob ? [] : analysis.expansions;
   const query = rankingQuery(analysis.terms, expansions, request.query, (token) => idf(stats, token));
   const depth = Math.max(MIN_CANDIDATES, 2 * (request.offset + request.topK));
-  const steering = expansions.filter((e) => e.weight >= VECTOR_EXPANSION_WEIGHT).map((e) => e.text);
+  const steering = expansions.filter((e) => e.weight >= STRONG_EXPANSION_WEIGHT).map((e) => e.text);
   const vector = mode === "bm25" ? undefined : await deps.embedder.embedQuery([request.query, ...steering].join(" "));
   const keywordText = analysis.terms.join(" ") || request.query;
   const full = request.detail === "full";
@@ -122,7 +116,7 @@ export async function rankCandidates(deps: SearchDeps, request: SearchRequest, s
   ]);
 
   const candidates = new Map<string, { row: CandidateRow; cosine: number; bm25: number; bm25Rank: number | null; vectorRank: number | null }>();
-  nearest.forEach(({ row, distance }, i) => candidates.set(row.id, { row, cosine: 1 - distance, bm25: 0, bm25Rank: null, vectorRank: i + 1 }));
+  nearest.forEach(({ row, cosine }, i) => candidates.set(row.id, { row, cosine, bm25: 0, bm25Rank: null, vectorRank: i + 1 }));
   keyword.forEach(({ row, score }, i) => {
     const known = candidates.get(row.id);
     if (known) Object.assign(known, { bm25: score, bm25Rank: i + 1 });
@@ -250,7 +244,6 @@ function fullDescription(text: string): Pick<JobResult, "job_description" | "job
 function reciprocal(rank: number | null): number {
   return rank === null ? 0 : 10 / (9 + rank);
 }
-
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

@@ -7,6 +7,7 @@ import { buildWhere } from "./filter.ts";
 import { CANDIDATE_COLUMNS } from "./schema.ts";
 import type { CandidateRow, Facets, JobRow, KeywordQuery, StoreReader } from "./store.ts";
 import type { termStatsReader } from "./term-stats.ts";
+import { ANN_MAX_LIMIT, ANN_OVERFETCH, STRONG_EXPANSION_WEIGHT, TITLE_BOOST } from "../relevance/tuning.ts";
 
 /**
  * The searches' view of the table: nearest vectors and keyword matches among the postings a filter
@@ -22,7 +23,7 @@ export function createReader(table: lancedb.Table, termStats: ReturnType<typeof 
     termStats: termStats.get,
 
     async nearest(vector, filters, limit, full) {
-      // Every stored and query vector has unit length, so dot distance (1 − dot) is cosine distance, cheaper.
+      // Every stored and query vector has unit length, so the dot product is the cosine, and cheaper.
       // With the ANN index, 1.4× the candidates come from the quantized index and are re-ranked here by
       // exact distance on the vectors read with them (recall@50 0.993; LanceDB's own refine step, which
       // reads the vectors a second time, cost 50% more for 0.998). Deep pages stay exact (see ANN_MAX_LIMIT).
@@ -32,8 +33,8 @@ export function createReader(table: lancedb.Table, termStats: ReturnType<typeof 
       query = approximate ? query.ef(fetch * 2) : query.bypassVectorIndex();
       const where = buildWhere(filters);
       if (where !== undefined) query = query.where(where);
-      const rows = candidateRows(await query.toArrow(), full, decoded).map((row) => ({ row, distance: 1 - dot(vector, row.vector) }));
-      return rows.sort((a, b) => a.distance - b.distance || (a.row.id < b.row.id ? -1 : 1)).slice(0, limit);
+      const rows = candidateRows(await query.toArrow(), full, decoded).map((row) => ({ row, cosine: dot(vector, row.vector) }));
+      return rows.sort((a, b) => b.cosine - a.cosine || (a.row.id < b.row.id ? -1 : 1)).slice(0, limit);
     },
 
     async keyword(spec, filters, limit, full) {
@@ -89,15 +90,6 @@ export function createReader(table: lancedb.Table, termStats: ReturnType<typeof 
 
 // --- internal ---
 
-/** Title words count this many times a description word in BM25. */
-const TITLE_BOOST = 3;
-
-/** Candidate lists longer than this skip the ANN index: it gains little there (ef must be ≥ the candidates). */
-const ANN_MAX_LIMIT = 200;
-/** The ANN index fetches this many times the candidates; the best by exact distance are kept. */
-const ANN_OVERFETCH = 1.4;
-
-
 /** What a search reads of each candidate; each retriever reads it along with its matches. */
 function candidateColumns(full: boolean): string[] {
   return full ? [...CANDIDATE_COLUMNS, "job_description"] : [...CANDIDATE_COLUMNS];
@@ -140,7 +132,7 @@ function keywordClauses(spec: KeywordQuery): lancedb.FullTextQuery[] {
   if (spec.expansions.length > 0) {
     const all = spec.expansions.map((e) => e.text).join(" ");
     clauses.push(new lancedb.MatchQuery(all, "job_title", { boost: TITLE_BOOST / 2 }));
-    const strong = spec.expansions.filter((e) => e.weight >= 0.5).map((e) => e.text).join(" ");
+    const strong = spec.expansions.filter((e) => e.weight >= STRONG_EXPANSION_WEIGHT).map((e) => e.text).join(" ");
     if (strong !== "") clauses.push(new lancedb.MatchQuery(strong, "job_description", { boost: 0.5 }));
   }
   if (spec.cjk.length > 0) clauses.push(new lancedb.MatchQuery(spec.cjk.join(" "), "cjk_text"));

@@ -95,8 +95,8 @@ export interface StoreReader {
   version(): Promise<number>;
   /** How many postings use each word (for weighting query words); undefined before the first load. */
   termStats(): TermStats | undefined;
-  /** The `limit` nearest postings among those matching `filters` (prefiltered), with cosine distance. */
-  nearest(vector: Float32Array, filters: SearchFilters, limit: number, full: boolean): Promise<Array<{ row: CandidateRow; distance: number }>>;
+  /** The `limit` nearest postings among those matching `filters` (prefiltered), most similar first, with their cosine. */
+  nearest(vector: Float32Array, filters: SearchFilters, limit: number, full: boolean): Promise<Array<{ row: CandidateRow; cosine: number }>>;
   /** The `limit` best keyword (BM25) matches among those matching `filters`, with their score. */
   keyword(query: KeywordQuery, filters: SearchFilters, limit: number, full: boolean): Promise<Array<{ row: CandidateRow; score: number }>>;
   /** Distinct cities and sources present, recomputed only when the table changed. */
