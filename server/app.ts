@@ -5,7 +5,7 @@ import type { OAuthServer } from "./auth/oauth/server.ts";
 import type { Config } from "./config.ts";
 import { mcpRoutes, type McpDeps } from "./mcp/http.ts";
 import { createMetrics } from "./ops/metrics.ts";
-import { beginRequest, requestContext } from "./ops/request-context.ts";
+import { beginRequest, requestContext, requestIdOf } from "./ops/request-context.ts";
 import { createRequestObserver } from "./ops/request-log.ts";
 import { createServiceStatus } from "./ops/status.ts";
 import { openapiDocument } from "./openapi/document.ts";
@@ -37,8 +37,8 @@ export function createApp(deps: AppDeps) {
       set.headers["x-request-id"] = id;
       beginRequest(request, id);
     })
-    .onError({ as: "global" }, ({ code, error, set, request }) => {
-      const requestId = String(set.headers["x-request-id"] ?? crypto.randomUUID());
+    .onError({ as: "global" }, ({ code, error, request }) => {
+      const requestId = requestIdOf(request);
       const appError = toAppError(code, error);
       if (appError.code === "INTERNAL_ERROR") {
         deps.log.error("unexpected error", { request_id: requestId, route: new URL(request.url).pathname, error });

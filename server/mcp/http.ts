@@ -13,7 +13,7 @@ import type { Config } from "../config.ts";
 import { corsHeaders, foreignOrigin, preflightResponse } from "../http/cors.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../ops/metrics.ts";
-import { notePrincipal, noteTool } from "../ops/request-context.ts";
+import { notePrincipal, noteTool, requestIdOf } from "../ops/request-context.ts";
 import { mcpOperation } from "../openapi/mcp-operations.ts";
 import type { SearchDeps } from "../search/search.ts";
 import { createMcpServer } from "./server.ts";
@@ -41,12 +41,12 @@ export function mcpRoutes(deps: McpDeps) {
     .onBeforeHandle(({ request, set }) => {
       Object.assign(set.headers, corsHeaders(deps.config, request));
       if (foreignOrigin(deps.config, request) !== undefined) {
-        return jsonRpcError(403, -32000, "Forbidden: requests from this Origin are not allowed", String(set.headers["x-request-id"]));
+        return jsonRpcError(403, -32000, "Forbidden: requests from this Origin are not allowed", requestIdOf(request));
       }
     })
     .get("/mcp", notAllowed, { detail: { hide: true } })
     .delete("/mcp", notAllowed, { detail: { hide: true } })
-    .post("/mcp", ({ request, set }) => handleMcp(deps, request, String(set.headers["x-request-id"])), { parse: "none", detail: mcpOperation });
+    .post("/mcp", ({ request }) => handleMcp(deps, request, requestIdOf(request)), { parse: "none", detail: mcpOperation });
 }
 
 // --- internal ---
@@ -98,7 +98,7 @@ async function serveMcp(deps: McpDeps, request: Request, requestId: string): Pro
     const refused: object[] = [];
     const forwarded: unknown[] = [];
     for (const message of batch) {
-      const id = requestIdOf(message);
+      const id = messageIdOf(message);
       const refusal = id === undefined ? undefined : await admit(deps, principal, slots);
       if (refusal === undefined) forwarded.push(message);
       else refused.push({ jsonrpc: "2.0", id, error: { code: -32000, message: refusal.message, data: { error_code: refusal.code, retry_after: refusal.retryAfter } } });
@@ -168,7 +168,7 @@ function parseBatch(body: string): unknown[] | undefined {
 }
 
 /** The id of a JSON-RPC request (a message with a method and an id); undefined for notifications and others. */
-function requestIdOf(message: unknown): string | number | undefined {
+function messageIdOf(message: unknown): string | number | undefined {
   if (typeof message !== "object" || message === null) return undefined;
   const { id, method } = message as { id?: unknown; method?: unknown };
   return typeof method === "string" && (typeof id === "string" || typeof id === "number") ? id : undefined;

@@ -34,6 +34,11 @@ export function requestContext(request: Request): RequestContext | undefined {
   return contexts.get(request);
 }
 
+/** The id this request was given on arrival (its x-request-id); a fresh one for a request that has none. */
+export function requestIdOf(request: Request): string {
+  return contexts.get(request)?.id ?? crypto.randomUUID();
+}
+
 /** Records who the request acts for, for its log line. */
 export function notePrincipal(request: Request, principal: Principal): void {
   const context = contexts.get(request);

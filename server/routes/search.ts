@@ -8,7 +8,7 @@ import { enforceRateLimit, enterInFlight, type RateLimiter } from "../auth/rate-
 import type { Config } from "../config.ts";
 import { corsHeaders, preflightResponse } from "../http/cors.ts";
 import type { Metrics } from "../ops/metrics.ts";
-import { notePrincipal, noteQuery } from "../ops/request-context.ts";
+import { notePrincipal, noteQuery, requestIdOf } from "../ops/request-context.ts";
 import { citiesOperation, searchGetOperation, searchPostOperation } from "../openapi/operations.ts";
 import { searchJobs, type SearchDeps } from "../search/search.ts";
 
@@ -56,22 +56,22 @@ export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateL
     .options("/v1/search", preflight)
     .options("/v1/cities", preflight)
     .onBeforeHandle(({ request, set }) => void Object.assign(set.headers, corsHeaders(deps.config, request)))
-    .get("/v1/search", ({ request, set }) =>
-      limited(request, () => respond(request, queryParameters(new URL(request.url)), true, String(set.headers["x-request-id"]))),
+    .get("/v1/search", ({ request }) =>
+      limited(request, () => respond(request, queryParameters(new URL(request.url)), true, requestIdOf(request))),
       { detail: searchGetOperation })
     .post(
       "/v1/search",
-      ({ request, set }) =>
+      ({ request }) =>
         limited(request, async () => {
           const body = await jsonBody(request, deps.config.limits.maxBodyBytes);
-          return respond(request, body, false, String(set.headers["x-request-id"]));
+          return respond(request, body, false, requestIdOf(request));
         }),
       { parse: "none", detail: searchPostOperation },
     )
-    .get("/v1/cities", async ({ request, set }) => {
+    .get("/v1/cities", async ({ request }) => {
       await authorize(request);
       const { cityCounts } = await deps.store.facets();
-      const body: CityCounts = { request_id: String(set.headers["x-request-id"]), total: cityCounts.length, cities: cityCounts };
+      const body: CityCounts = { request_id: requestIdOf(request), total: cityCounts.length, cities: cityCounts };
       return body;
     }, { detail: citiesOperation });
 }
