@@ -1,5 +1,6 @@
 import { describe, expect, it, test } from "bun:test";
-import { contentKeys, hasCjk } from "../server/relevance/normalize.ts";
+import { contentKeys } from "../server/relevance/normalize.ts";
+import { hasCjk } from "../server/relevance/text.ts";
 import { OCCUPATIONS } from "../server/relevance/knowledge/occupations.ts";
 import { analyzeQuery } from "../server/relevance/query-understanding.ts";
 

@@ -1,4 +1,5 @@
 import type { OccupationIndex } from "./occupation-index.ts";
+import { CJK_CLASS } from "./text.ts";
 
 /**
  * Chinese titles by substring of the query's compact text; a title inside a longer matched title of another
@@ -27,7 +28,7 @@ export function matchChineseTitles(index: OccupationIndex, text: string): Map<nu
 
 // --- internal ---
 
-const CJK_CHARS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
+const CJK_CHARS = new RegExp(`[${CJK_CLASS}]`, "gu");
 /** Seniority, hiring talk and generic job words; longest first so "中高级" goes before "高级". */
 const GENERIC = (
   "校园招聘 中高级 我想找 工程师 实习生 负责人 高级 资深 初级 中级 专家 开发 研发 实习 招聘 诚聘 急聘 岗位 职位 " +

@@ -1,6 +1,9 @@
+import { CJK_CLASS as CJK, fold, hasCjk } from "./text.ts";
+
 /**
- * Word normalisation shared by the occupation index and query analysis: a query word matches a
- * knowledge-base word only because both went through exactly these steps.
+ * Query analysis tokens, shared by the occupation index and query understanding: a query word
+ * matches a knowledge-base word only because both went through exactly these steps. Words are
+ * folded by text.ts's `fold`, the one fold of the project (stored terms use it too).
  */
 
 export type TokenKind = "content" | "filler" | "stop" | "cjk";
@@ -16,7 +19,7 @@ export interface Token {
 }
 
 /** Splits text into tokens; keeps c++, c#, .net and node.js whole, and a run of Chinese text as one token. */
-export function tokenize(text: string): Token[] {
+export function queryTokens(text: string): Token[] {
   const tokens: Token[] = [];
   const clean = ASCII.test(text) ? text : text.normalize("NFKC").replaceAll("’", "'");
   let end = 0;
@@ -25,7 +28,7 @@ export function tokenize(text: string): Token[] {
     const raw = match[0];
     if (/\s/.test(clean.slice(end, match.index))) chunk++;
     end = match.index + raw.length;
-    if (CJK_CHAR.test(raw)) tokens.push({ key: raw, words: [raw], kind: "cjk", chunk });
+    if (hasCjk(raw)) tokens.push({ key: raw, words: [raw], kind: "cjk", chunk });
     // Upper-case "IT" is information technology, not the pronoun.
     else if (raw === "IT") tokens.push({ key: "infotech", words: ["it"], kind: "content", chunk });
     else for (const word of splitWord(stripMarks(raw.toLowerCase()))) tokens.push(wordToken(word, chunk));
@@ -35,7 +38,7 @@ export function tokenize(text: string): Token[] {
 
 /** The keys of a text's content words, in order (fillers too when `keepFillers`, as in a title like "Help Desk"). */
 export function contentKeys(text: string, keepFillers = false): string[] {
-  return tokenize(text)
+  return queryTokens(text)
     .filter((t) => t.kind === "content" || (keepFillers && t.kind === "filler"))
     .map((t) => t.key);
 }
@@ -57,43 +60,18 @@ export function keptTokens(tokens: Token[], titlePairs: Set<string>): Token[] {
   });
 }
 
-/** Whether the text has any Chinese (or other CJK) character. */
-export function hasCjk(text: string): boolean {
-  return CJK_CHAR.test(text);
-}
-
 /** Lowercase, NFKC, no whitespace: the form Chinese titles are matched in, by substring. */
 export function compactText(text: string): string {
   return text.normalize("NFKC").toLowerCase().replace(/\s+/g, "");
 }
 
-/** Light suffix folding: plurals, -ing and -ed, a final e ("iphones" → "iphon", "developing" → "develop"). */
-export function fold(word: string): string {
-  const irregular = IRREGULAR[word];
-  if (irregular !== undefined) return irregular;
-  if (word.length <= 3 || /[^a-z]/.test(word)) return word;
-  let w = word;
-  if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}y`;
-  else if (/(?:ss|ch|sh|x|z)es$/.test(w)) w = w.slice(0, -2);
-  // "apis" and "kpis" are plurals; "analysis" and "redis" are not.
-  else if (w.endsWith("s") && !/(?:ss|us)$/.test(w) && !(w.endsWith("is") && w.length > 4)) w = w.slice(0, -1);
-  if (w.endsWith("ing") && w.length >= 6 && VOWEL.test(w.slice(0, -3))) w = restoreStem(w.slice(0, -3));
-  else if (w.endsWith("ied") && w.length > 4) w = `${w.slice(0, -3)}y`;
-  else if (w.endsWith("ed") && !w.endsWith("eed") && w.length >= 5 && VOWEL.test(w.slice(0, -2))) w = restoreStem(w.slice(0, -2));
-  if (w.endsWith("e") && w.length > 4 && !KEEP_E.has(w)) w = w.slice(0, -1);
-  return w;
-}
-
 // --- internal ---
 
-const CJK = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}`;
-const CJK_CHAR = new RegExp(`[${CJK}]`, "v");
 // Chinese runs; ".net"; words with inner dots or apostrophes and a trailing + or # (c++, c#, node.js).
 const TOKEN = new RegExp(
   String.raw`[${CJK}]+|\.net(?![\p{L}\p{N}])|[[\p{L}\p{N}]--[${CJK}]]+(?:['.][[\p{L}\p{N}]--[${CJK}]]+)*[+#]*`,
   "giv",
 );
-const VOWEL = /[aeiouy]/;
 const ASCII = /^[\x00-\x7f]*$/;
 const DOTTED = /\.(?:js|net|io)$/;
 
@@ -134,18 +112,6 @@ const ALIAS: Record<string, string> = {
   modelling: "modeling", travelling: "traveling", paediatric: "pediatric", paediatrician: "pediatrician",
   anaesthetist: "anesthetist", orthopaedic: "orthopedic", defence: "defense", tyre: "tire", tyres: "tires",
 };
-
-/** Folds that the suffix rules get wrong; values are final keys. */
-const IRREGULAR: Record<string, string> = {
-  children: "child", kids: "kid", women: "woman", men: "man", teeth: "tooth", feet: "foot", ads: "ad",
-  accounting: "accountant", accountants: "accountant", marketing: "marketing", marketer: "marketing",
-  marketers: "marketing", apps: "app", news: "news", series: "series", species: "species", analyses: "analysis",
-  diagnoses: "diagnosis", lives: "life", knives: "knife", shelves: "shelf", development: "develop",
-  developments: "develop", embedding: "embedding", embeddings: "embedding", securities: "securities",
-};
-
-/** Words whose final e tells them apart from another word ("plane" is not "plan"). */
-const KEEP_E = new Set(["plane", "state", "spine", "bite", "cute", "rate", "site", "wine", "note", "hope"]);
 
 /** Two words that mean one ("front end", "front-end" → "frontend"); hyphenated forms arrive here split. */
 const COMPOUNDS: Record<string, string> = {
@@ -225,10 +191,3 @@ const IT_BEFORE = new Set(
 );
 const GO_BEFORE = new Set(["engineer", "backend", "microservic", "servic", "api", "code"]);
 const GO_AFTER = new Set(["in", "using", "golang", "rust", "python", "java"]);
-
-/** Undoes a doubled consonant ("running" → "run") or restores a short verb's e ("coding" → "code"). */
-function restoreStem(stem: string): string {
-  if (/([bgmnprt])\1$/.test(stem)) return stem.slice(0, -1);
-  if (stem.length <= 3 && /[^aeiou][aeiou][^aeiouwxy]$/.test(stem)) return `${stem}e`;
-  return stem;
-}

@@ -1,5 +1,6 @@
 import type { Occupation } from "./knowledge/occupations.ts";
-import { compactText, contentKeys, fold, hasCjk, keptTokens, tokenize } from "./normalize.ts";
+import { compactText, contentKeys, keptTokens, queryTokens } from "./normalize.ts";
+import { fold, hasCjk } from "./text.ts";
 import { SMOOTHING } from "./tuning.ts";
 
 export interface Posting {
@@ -34,7 +35,7 @@ export interface OccupationIndex {
 /** Builds the index once at start; deterministic for a given list, never throws for a well-formed one. */
 export function buildOccupationIndex(occupations: readonly Occupation[]): OccupationIndex {
   const { titles, titlePairs, cjkTitles, titleKeys } = indexTitles(occupations);
-  const keysOf = (text: string) => keptTokens(tokenize(text), titlePairs).map((t) => t.key);
+  const keysOf = (text: string) => keptTokens(queryTokens(text), titlePairs).map((t) => t.key);
   const postings = new Map<string, Posting[]>();
   const textPostings = new Map<string, Posting[]>();
   const textKeys: string[][] = [];

@@ -1,15 +1,8 @@
 import { buildOccupationIndex } from "./occupation-index.ts";
 import { matchOccupations, type OccupationMatch } from "./occupation-match.ts";
 import { OCCUPATIONS } from "./knowledge/occupations.ts";
-import {
-  compactText,
-  contentKeys,
-  fold,
-  hasCjk,
-  keptTokens,
-  tokenize,
-  type Token,
-} from "./normalize.ts";
+import { compactText, contentKeys, keptTokens, queryTokens, type Token } from "./normalize.ts";
+import { fold, hasCjk } from "./text.ts";
 import { MAX_EXPANSIONS, NAMED_DAMPING } from "./tuning.ts";
 
 export interface QueryAnalysis {
@@ -23,7 +16,7 @@ export interface QueryAnalysis {
 
 /** Analyzes a free-text job query; pure, deterministic, fast (< 0.2 ms typical; precompute indexes at module load). */
 export function analyzeQuery(query: string): QueryAnalysis {
-  const tokens = tokenize(query);
+  const tokens = queryTokens(query);
   const content = keptTokens(tokens, INDEX.titlePairs);
   const cjkChunks = new Set(tokens.filter((t) => t.kind === "cjk").map((t) => t.chunk));
   // A letter stuck to Chinese ("c端" is consumer-facing) is part of the Chinese, not the language C.
@@ -99,7 +92,7 @@ function surfaceKeys(tokens: Token[]): Set<string> {
 /** Knowledge-base texts are few and fixed, so their words are worked out once. */
 function expansionWords(text: string): string[] {
   let words = EXPANSION_WORDS.get(text);
-  if (words === undefined) EXPANSION_WORDS.set(text, (words = [...surfaceKeys(tokenize(text))]));
+  if (words === undefined) EXPANSION_WORDS.set(text, (words = [...surfaceKeys(queryTokens(text))]));
   return words;
 }
 

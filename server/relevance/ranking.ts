@@ -1,4 +1,4 @@
-import { cjkBigrams, tokenize } from "./text.ts";
+import { cjkBigrams, foldedWords } from "./text.ts";
 import { dot } from "./vector.ts";
 import { FEEDBACK_DEPTH } from "./tuning.ts";
 import FITTED from "./ranking-weights.json" with { type: "json" };
@@ -61,11 +61,11 @@ export function rankingQuery(
   query: string,
   weigh: (token: string) => number,
 ): RankingQuery {
-  const tokens = [...new Set(terms.flatMap(tokenize))];
+  const tokens = [...new Set(terms.flatMap(foldedWords))];
   return {
     tokens,
     weights: tokens.map(weigh),
-    expansions: expansions.map(({ text, weight }) => ({ tokens: tokenize(text), weight })).filter((e) => e.tokens.length > 0),
+    expansions: expansions.map(({ text, weight }) => ({ tokens: foldedWords(text), weight })).filter((e) => e.tokens.length > 0),
     cjk: [...new Set(cjkBigrams(query))],
   };
 }
@@ -77,8 +77,8 @@ export interface RankingTerms {
 }
 
 export function rankingTerms(title: string, description: string): RankingTerms {
-  const titleTokens = new Set(tokenize(title));
-  const textTokens = new Set([...titleTokens, ...tokenize(description.slice(0, DESCRIPTION_HEAD))]);
+  const titleTokens = new Set(foldedWords(title));
+  const textTokens = new Set([...titleTokens, ...foldedWords(description.slice(0, DESCRIPTION_HEAD))]);
   return {
     rank_terms: `${[...titleTokens].join(" ")}\n${[...textTokens].join(" ")}`,
     cjk_text: cjkBigrams(`${title} ${description}`).join(" "),

@@ -1,6 +1,15 @@
-/** Han, Hiragana, Katakana and Hangul: scripts written without spaces between words. */
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+/*
+ * The one text normaliser: how words are cut and folded, at load (the stored ranking terms) and at
+ * query time (ranking and query understanding). TEXT_FORMAT names this behaviour; the table records
+ * the format it was loaded with, and opening it with another asks for a reload (store.ts), so stored
+ * and query terms never drift apart. Change it with any change here.
+ */
+export const TEXT_FORMAT = "text-2";
+
+/** Han, Hiragana, Katakana and Hangul: scripts written without spaces between words (a regex class body). */
+export const CJK_CLASS = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}`;
+const CJK = new RegExp(`[${CJK_CLASS}]`, "u");
+const CJK_RUN = new RegExp(`[${CJK_CLASS}]+`, "gu");
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}+#]*(?:\.[\p{L}\p{N}]+)*[+#]*/gu;
 
 export function hasCjk(text: string): boolean {
@@ -23,24 +32,51 @@ export function cjkBigrams(text: string): string[] {
 }
 
 /**
- * Lowercased word tokens with light suffix folding (developers → developer, engineering → engineer),
- * keeping tokens such as c++, c#, node.js and .net whole.
+ * Lowercased, folded words (developers → developer, iPhones → iphon), keeping tokens such as c++,
+ * c#, node.js and .net whole: what ranking compares, stored at load and computed for each query.
  */
-export function tokenize(text: string): string[] {
+export function foldedWords(text: string): string[] {
   const tokens: string[] = [];
   for (const [word] of text.toLowerCase().matchAll(WORD)) tokens.push(fold(word));
   return tokens;
 }
 
-/** Folds the commonest English inflections so a query word meets its variants. */
+/** Light suffix folding: plurals, -ing and -ed, a final e ("iphones" → "iphon", "developing" → "develop"). */
 export function fold(word: string): string {
+  const irregular = IRREGULAR[word];
+  if (irregular !== undefined) return irregular;
   if (word.length <= 3 || /[^a-z]/.test(word)) return word;
-  if (word.endsWith("ies")) return `${word.slice(0, -3)}y`;
-  const ship = /^([a-z]{4,})ships?$/.exec(word);
-  if (ship) return ship[1]!;
-  if (word.endsWith("ing") && word.length > 6) return word.slice(0, -3);
-  if (word.endsWith("ers") || word.endsWith("ors")) return word.slice(0, -1);
-  if (word.endsWith("ss") || word.endsWith("us") || word.endsWith("is")) return word;
-  if (word.endsWith("s")) return word.slice(0, -1);
-  return word;
+  let w = word;
+  if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (/(?:ss|ch|sh|x|z)es$/.test(w)) w = w.slice(0, -2);
+  // "apis" and "kpis" are plurals; "analysis" and "redis" are not.
+  else if (w.endsWith("s") && !/(?:ss|us)$/.test(w) && !(w.endsWith("is") && w.length > 4)) w = w.slice(0, -1);
+  if (w.endsWith("ing") && w.length >= 6 && VOWEL.test(w.slice(0, -3))) w = restoreStem(w.slice(0, -3));
+  else if (w.endsWith("ied") && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith("ed") && !w.endsWith("eed") && w.length >= 5 && VOWEL.test(w.slice(0, -2))) w = restoreStem(w.slice(0, -2));
+  if (w.endsWith("e") && w.length > 4 && !KEEP_E.has(w)) w = w.slice(0, -1);
+  return w;
+}
+
+// --- internal ---
+
+const VOWEL = /[aeiouy]/;
+
+/** Folds that the suffix rules get wrong; values are final keys. */
+const IRREGULAR: Record<string, string> = {
+  children: "child", kids: "kid", women: "woman", men: "man", teeth: "tooth", feet: "foot", ads: "ad",
+  accounting: "accountant", accountants: "accountant", marketing: "marketing", marketer: "marketing",
+  marketers: "marketing", apps: "app", news: "news", series: "series", species: "species", analyses: "analysis",
+  diagnoses: "diagnosis", lives: "life", knives: "knife", shelves: "shelf", development: "develop",
+  developments: "develop", embedding: "embedding", embeddings: "embedding", securities: "securities",
+};
+
+/** Words whose final e tells them apart from another word ("plane" is not "plan"). */
+const KEEP_E = new Set(["plane", "state", "spine", "bite", "cute", "rate", "site", "wine", "note", "hope"]);
+
+/** Undoes a doubled consonant ("running" → "run") or restores a short verb's e ("coding" → "code"). */
+function restoreStem(stem: string): string {
+  if (/([bgmnprt])\1$/.test(stem)) return stem.slice(0, -1);
+  if (stem.length <= 3 && /[^aeiou][aeiou][^aeiouwxy]$/.test(stem)) return `${stem}e`;
+  return stem;
 }

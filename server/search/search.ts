@@ -8,7 +8,7 @@ import { addFeedback, calibratedScore, features, fusedScore, rankingQuery, type 
 import type { CandidateRow, JobRow, JobStore } from "../store/store.ts";
 import { idf } from "../store/term-stats.ts";
 import { OCCUPATIONS } from "../relevance/knowledge/occupations.ts";
-import { hasCjk, tokenize } from "../relevance/text.ts";
+import { foldedWords, hasCjk } from "../relevance/text.ts";
 import { dot } from "../relevance/vector.ts";
 import { withTimeout } from "../timeout.ts";
 import { MIN_CANDIDATES, NAMED_JOB_CONFIDENCE, STRONG_EXPANSION_WEIGHT } from "../relevance/tuning.ts";
@@ -166,7 +166,7 @@ function stopIfAborted(signal: AbortSignal | undefined, stage: SearchStage): voi
 
 /** Every title and skill word of each occupation, folded: a query made only of these is a keyword query. */
 const VOCABULARY = new Map(
-  OCCUPATIONS.map((o) => [o.id, new Set([...o.titles, ...o.skills].flatMap((text) => tokenize(text)))]),
+  OCCUPATIONS.map((o) => [o.id, new Set([...o.titles, ...o.skills].flatMap((text) => foldedWords(text)))]),
 );
 
 /**
@@ -176,7 +176,7 @@ const VOCABULARY = new Map(
 function isVocabularyQuery(analysis: ReturnType<typeof analyzeQuery>): boolean {
   const best = analysis.occupations[0];
   const words = best && VOCABULARY.get(best.id);
-  const tokens = analysis.terms.flatMap((term) => tokenize(term));
+  const tokens = analysis.terms.flatMap((term) => foldedWords(term));
   return words !== undefined && tokens.length > 0 && tokens.every((token) => words.has(token));
 }
 

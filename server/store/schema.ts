@@ -1,8 +1,11 @@
+import { TEXT_FORMAT } from "../relevance/text.ts";
 import { Field, FixedSizeList, Float32, Float64, List, Schema, Utf8 } from "apache-arrow";
 
 export const TABLE_NAME = "jobs";
 export const MODEL_KEY = "jobsearch.embedding_model";
 export const DIMENSION_KEY = "jobsearch.embedding_dimension";
+/** The text normaliser's format the stored ranking terms were made with (relevance/text.ts TEXT_FORMAT). */
+export const TEXT_FORMAT_KEY = "jobsearch.text_format";
 
 /** A posting as the `jobs` table stores it: the result fields plus id, country, numeric time, hash and vector. */
 export interface StoredJob {
@@ -68,6 +71,7 @@ export function jobsSchema(modelId: string, dimension: number): Schema {
   const metadata = new Map([
     [MODEL_KEY, modelId],
     [DIMENSION_KEY, String(dimension)],
+    [TEXT_FORMAT_KEY, TEXT_FORMAT],
   ]);
   return new Schema(fields, metadata);
 }

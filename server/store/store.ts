@@ -5,7 +5,8 @@ import type { SearchFilters } from "../../shared/search.ts";
 import type { RowTerms } from "../relevance/ranking.ts";
 import { createAdmin, vectorIndexPresence } from "./indexes.ts";
 import { createReader } from "./read.ts";
-import { DIMENSION_KEY, MODEL_KEY, TABLE_NAME, jobsSchema, type StoredJob } from "./schema.ts";
+import { TEXT_FORMAT } from "../relevance/text.ts";
+import { DIMENSION_KEY, MODEL_KEY, TABLE_NAME, TEXT_FORMAT_KEY, jobsSchema, type StoredJob } from "./schema.ts";
 import { isObjectStore, prepareLocation, sideFile, type TableLocation } from "./table-location.ts";
 import { TERM_STATS_FILE, termStatsReader, type TermStats } from "./term-stats.ts";
 import { createWriter } from "./write.ts";
@@ -201,6 +202,13 @@ async function checkModel(table: lancedb.Table, options: StoreOptions): Promise<
     throw new Error(`the jobs table in ${options.dataDir} predates the columns hybrid ranking reads; re-ingest into an empty DATA_DIR`);
   }
   const metadata = schema.metadata;
+  const format = metadata.get(TEXT_FORMAT_KEY);
+  if (format !== TEXT_FORMAT) {
+    throw new Error(
+      `the jobs table in ${options.dataDir} holds ranking terms of text format "${format ?? "text-1"}", this version reads "${TEXT_FORMAT}": ` +
+        `load the postings again into an empty DATA_DIR (bun run cli ingest FILE), then point the server at it`,
+    );
+  }
   const storedModel = metadata.get(MODEL_KEY);
   const storedDimension = Number(metadata.get(DIMENSION_KEY));
   if (storedModel === options.modelId && storedDimension === options.dimension) return;
