@@ -1,6 +1,6 @@
 import type { JobResult } from "../../shared/job.ts";
 import type { SearchRequest } from "../../shared/search.ts";
-import { LruCache } from "./lru.ts";
+import { LRUCache } from "lru-cache";
 
 /**
  * Pages already computed, by request and table version: a repeated search (the same words, filters
@@ -15,7 +15,7 @@ export interface ResultCache {
 }
 
 export function createResultCache(maxBytes: number): ResultCache {
-  const pages = new LruCache<string, JobResult[]>(maxBytes);
+  const pages = new LRUCache<string, JobResult[]>({ maxSize: Math.max(1, maxBytes) });
   let hits = 0;
   let misses = 0;
   let currentVersion = -1;
@@ -24,7 +24,7 @@ export function createResultCache(maxBytes: number): ResultCache {
     stats: {
       get hits() { return hits; },
       get misses() { return misses; },
-      get bytes() { return pages.weight; },
+      get bytes() { return pages.calculatedSize; },
       get entries() { return pages.size; },
     },
     get(version, request) {
@@ -41,7 +41,7 @@ export function createResultCache(maxBytes: number): ResultCache {
         currentVersion = version;
       }
       const bytes = estimateBytes(results);
-      if (bytes <= maxBytes / 4) pages.set(cacheKey(version, request), results, bytes);
+      if (bytes <= maxBytes / 4) pages.set(cacheKey(version, request), results, { size: Math.max(1, bytes) });
     },
   };
 }

@@ -1,6 +1,6 @@
 import * as lancedb from "@lancedb/lancedb";
 import type { Table as ArrowTable } from "apache-arrow";
-import { LruCache } from "../cache/lru.ts";
+import { LRUCache } from "lru-cache";
 import { rowTerms, type RankingTerms } from "../relevance/ranking.ts";
 import { dot } from "../relevance/vector.ts";
 import { buildWhere } from "./filter.ts";
@@ -14,7 +14,7 @@ import { ANN_MAX_LIMIT, ANN_OVERFETCH, STRONG_EXPANSION_WEIGHT, TITLE_BOOST } fr
  * admits (the filter runs inside LanceDB), decoded postings kept by content hash, and the facets.
  */
 export function createReader(table: lancedb.Table, termStats: ReturnType<typeof termStatsReader>, hasVectorIndex: () => Promise<boolean>): StoreReader {
-  const decoded = new LruCache<string, CandidateRow>(POSTING_CACHE_SIZE);
+  const decoded = new LRUCache<string, CandidateRow>({ max: POSTING_CACHE_SIZE });
   let facetCache: { version: number; facets: Facets } | undefined;
   return {
     refresh: () => table.checkoutLatest(),
@@ -100,7 +100,7 @@ function candidateColumns(full: boolean): string[] {
  * part of a search in JavaScript, so decoded postings are kept by content hash: the same hash is the
  * same content, so a kept posting is never stale, and a re-ingested one gets a new entry.
  */
-function candidateRows(batch: ArrowTable, full: boolean, decoded: LruCache<string, CandidateRow>): CandidateRow[] {
+function candidateRows(batch: ArrowTable, full: boolean, decoded: LRUCache<string, CandidateRow>): CandidateRow[] {
   const hashes = batch.getChild("content_hash")!;
   const json = batch.getChild("result_json")!;
   const vectors = batch.getChild("vector")!;
