@@ -2,6 +2,7 @@ import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { registerClient } from "../server/auth/oauth/clients.ts";
+import { addressBucket } from "../server/auth/oauth/registration-limit.ts";
 import { openOAuthStore, UNUSED_CLIENT_TTL_S, type OAuthStore } from "../server/auth/oauth/store.ts";
 import { openRedisOAuthStore } from "../server/auth/oauth/store-redis.ts";
 import { connectRedis } from "../server/redis.ts";
@@ -65,6 +66,31 @@ describe("registration", () => {
     expect(retryAfter).toBeGreaterThanOrEqual(600);
     expect(await refused.json()).toEqual({ error: "too_many_requests", error_description: `too many client registrations from this address; try again in ${retryAfter} s` });
     expect((await register(body, "203.0.113.78")).status).toBe(201);
+  });
+
+  test("IPv6 addresses count per /64: rotating the interface id does not get more registrations", async () => {
+    const body = { redirect_uris: ["https://app.example.com/cb"] };
+    for (let i = 1; i <= 5; i++) expect((await register(body, `2001:db8:1:2::${i.toString(16)}`)).status).toBe(201);
+    const refused = await register(body, "2001:db8:1:2:dead:beef:0:1");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(600);
+    expect((await register(body, "2001:db8:1:3::1")).status).toBe(201);
+  });
+
+  test.each([
+    ["192.0.2.7", "192.0.2.7"],
+    ["::ffff:192.0.2.7", "192.0.2.7"],
+    ["::ffff:c000:207", "192.0.2.7"],
+    ["2001:db8:1:2::1", "2001:db8:1:2::/64"],
+    ["2001:0DB8:0001:0002:ffff:0:0:9", "2001:db8:1:2::/64"],
+    ["[2001:db8:1:2::1]", "2001:db8:1:2::/64"],
+    ["fe80::1%eth0", "fe80:0:0:0::/64"],
+    ["::1", "0:0:0:0::/64"],
+    ["2001:db8::1::2", "2001:db8::1::2"],
+    ["1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7:8:9"],
+    ["unknown", "unknown"],
+  ])("the registration limit counts %s as %s", (ip, bucket) => {
+    expect(addressBucket(ip)).toBe(bucket);
   });
 
   test.each([
