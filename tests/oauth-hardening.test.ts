@@ -2,7 +2,7 @@ import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { authenticateClient, registerClient } from "../server/auth/oauth/clients.ts";
-import { addressBucket } from "../server/auth/oauth/registration-limit.ts";
+import { addressBucket } from "../server/auth/registration-limit.ts";
 import { createOAuthServer } from "../server/auth/oauth/server.ts";
 import { openOAuthStore, UNUSED_CLIENT_TTL_S, type OAuthStore } from "../server/auth/oauth/store.ts";
 import { openRedisOAuthStore } from "../server/auth/oauth/store-redis.ts";

@@ -4,9 +4,9 @@ import type { AuthorizationCheck, AuthorizationRequest } from "../auth/oauth/aut
 import { authorizationServerMetadata, protectedResourceMetadata } from "../auth/oauth/metadata.ts";
 import { PAGE_HEADERS, renderErrorPage, renderSignInPage } from "../auth/oauth/page.ts";
 import type { AuthorizationServer, OAuthServer } from "../auth/oauth/server.ts";
-import { hitRegistrationLimit } from "../auth/oauth/registration-limit.ts";
 import { createSignInLimit, type SignInLimit } from "../auth/sign-in-limit.ts";
 import type { RateLimiter } from "../auth/rate-limit.ts";
+import { hitRegistrationLimit } from "../auth/registration-limit.ts";
 import { baseUrl } from "../http/base-url.ts";
 import * as docs from "../openapi/mcp-operations.ts";
 import { clientIp } from "../http/client-ip.ts";

@@ -1,4 +1,4 @@
-import type { RateDecision, RateLimiter } from "../rate-limit.ts";
+import type { RateDecision, RateLimiter } from "./rate-limit.ts";
 
 /** The window OAUTH_REGISTRATIONS_PER_HOUR counts over. */
 export const REGISTRATION_WINDOW_MS = 3_600_000;
