@@ -1,11 +1,13 @@
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { registerClient } from "../server/auth/oauth/clients.ts";
+import { authenticateClient, registerClient } from "../server/auth/oauth/clients.ts";
+import { addressBucket } from "../server/auth/registration-limit.ts";
+import { createOAuthServer } from "../server/auth/oauth/server.ts";
 import { openOAuthStore, UNUSED_CLIENT_TTL_S, type OAuthStore } from "../server/auth/oauth/store.ts";
 import { openRedisOAuthStore } from "../server/auth/oauth/store-redis.ts";
 import { connectRedis } from "../server/redis.ts";
-import { startTestServer, tempDir, type TestServer } from "./helpers.ts";
+import { startTestServer, tempDir, testConfig, type TestServer } from "./helpers.ts";
 import { startRedis, type TestRedis } from "./redis.ts";
 
 /** Unauthenticated OAuth endpoints under attack: registration floods, open redirects, stolen codes, slow bodies. */
@@ -67,6 +69,31 @@ describe("registration", () => {
     expect((await register(body, "203.0.113.78")).status).toBe(201);
   });
 
+  test("IPv6 addresses count per /64: rotating the interface id does not get more registrations", async () => {
+    const body = { redirect_uris: ["https://app.example.com/cb"] };
+    for (let i = 1; i <= 5; i++) expect((await register(body, `2001:db8:1:2::${i.toString(16)}`)).status).toBe(201);
+    const refused = await register(body, "2001:db8:1:2:dead:beef:0:1");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(600);
+    expect((await register(body, "2001:db8:1:3::1")).status).toBe(201);
+  });
+
+  test.each([
+    ["192.0.2.7", "192.0.2.7"],
+    ["::ffff:192.0.2.7", "192.0.2.7"],
+    ["::ffff:c000:207", "192.0.2.7"],
+    ["2001:db8:1:2::1", "2001:db8:1:2::/64"],
+    ["2001:0DB8:0001:0002:ffff:0:0:9", "2001:db8:1:2::/64"],
+    ["[2001:db8:1:2::1]", "2001:db8:1:2::/64"],
+    ["fe80::1%eth0", "fe80:0:0:0::/64"],
+    ["::1", "0:0:0:0::/64"],
+    ["2001:db8::1::2", "2001:db8::1::2"],
+    ["1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7:8:9"],
+    ["unknown", "unknown"],
+  ])("the registration limit counts %s as %s", (ip, bucket) => {
+    expect(addressBucket(ip)).toBe(bucket);
+  });
+
   test.each([
     ["view-source:", "view-source:https://app.example.com/cb"],
     ["mailto:", "mailto:someone@example.com"],
@@ -93,8 +120,17 @@ describe("unused clients expire", () => {
     clientId, redirectUri: "https://app.example.com/cb", redirectUriGiven: true, codeChallenge: "c", resource: "r", scope: "jobs:read", keyId: "k",
   });
 
-  test("in SQLite: a client with no sign-in within a day is deleted by the next registration; one that signed in stays", async () => {
-    const store: OAuthStore = openOAuthStore(tempDir());
+  test("in SQLite: a client with no sign-in is refused a day after registering and deleted by the next registration; one that signed in stays", async () => {
+    const dir = tempDir();
+    const store: OAuthStore = openOAuthStore(dir);
+    const ids = () => {
+      const db = new Database(join(dir, "auth.sqlite"), { readonly: true });
+      try {
+        return db.query<{ client_id: string }, []>("SELECT client_id FROM oauth_clients").all().map((row) => row.client_id);
+      } finally {
+        db.close();
+      }
+    };
     try {
       const day = UNUSED_CLIENT_TTL_S;
       const now = 1_800_000_000;
@@ -102,25 +138,51 @@ describe("unused clients expire", () => {
       const used = await registerClient(store, body, now - day - 10);
       await store.insertCode(new Uint8Array([1, 2, 3]), approval(used.client_id), now - day);
       const recent = await registerClient(store, body, now - 60);
+      expect(await store.getClient(idle.client_id, now - 20)).toBeDefined();
+      // Past its day it is refused at once (/authorize, /token), though the row is not yet deleted…
+      expect(await store.getClient(idle.client_id, now)).toBeUndefined();
+      await expect(authenticateClient(store, { client_id: idle.client_id }, null, now)).rejects.toThrow("unknown client_id");
+      expect(ids()).toContain(idle.client_id);
+      // …and the next registration deletes it.
       await registerClient(store, body, now);
-      expect(await store.getClient(idle.client_id)).toBeUndefined();
-      expect(await store.getClient(used.client_id)).toBeDefined();
-      expect(await store.getClient(recent.client_id)).toBeDefined();
+      expect(ids()).not.toContain(idle.client_id);
+      expect(await store.getClient(used.client_id, now)).toBeDefined();
+      expect(await store.getClient(recent.client_id, now)).toBeDefined();
     } finally {
       store.close();
     }
   });
 
-  test("in Redis: a client key expires after a day unless a code was issued to it", async () => {
+  test("the running server's /authorize check refuses a client registered over HTTP and never used, a day later", async () => {
+    const { client_id } = (await (await register(body)).json()) as { client_id: string };
+    const at = async (offsetS: number) => {
+      const oauth = await createOAuthServer({ config: testConfig(t.dataDir), keys: t.server.keys, now: () => Date.now() + offsetS * 1000 });
+      try {
+        const check = await oauth.authorizationServer!.checkAuthorization({ client_id }, t.url);
+        return check.kind === "invalid" ? check.error.message : check.kind;
+      } finally {
+        oauth.close();
+      }
+    };
+    expect(await at(UNUSED_CLIENT_TTL_S - 60)).toBe("response_type must be code");
+    expect(await at(UNUSED_CLIENT_TTL_S + 60)).toBe("unknown client_id; register the client first");
+  });
+
+  test("in Redis: a client key expires a day after registering (by the registration's clock) unless a code was issued to it", async () => {
     const client = await connectRedis(redis.url);
     const store = openRedisOAuthStore(client, { accessTokenTtlSeconds: 3600, ownsClient: false });
     try {
-      const idle = await registerClient(store, body, 1_800_000_000);
-      const used = await registerClient(store, body, 1_800_000_000);
-      await store.insertCode(new Uint8Array([4, 5, 6]), approval(used.client_id), Math.floor(Date.now() / 1000) + 60);
+      const now = Math.floor(Date.now() / 1000);
       const ttl = (id: string) => client.send("TTL", [`jobsearch:oauth:client:${id}`]) as Promise<number>;
-      expect(await ttl(idle.client_id)).toBeGreaterThan(UNUSED_CLIENT_TTL_S - 10);
-      expect(await ttl(idle.client_id)).toBeLessThanOrEqual(UNUSED_CLIENT_TTL_S);
+      const stale = await registerClient(store, body, now - UNUSED_CLIENT_TTL_S - 1);
+      expect(await ttl(stale.client_id)).toBe(-2);
+      expect(await store.getClient(stale.client_id, now)).toBeUndefined();
+      const idle = await registerClient(store, body, now - UNUSED_CLIENT_TTL_S + 3600);
+      expect(await ttl(idle.client_id)).toBeGreaterThan(3590);
+      expect(await ttl(idle.client_id)).toBeLessThanOrEqual(3600);
+      expect(await store.getClient(idle.client_id, now)).toBeDefined();
+      const used = await registerClient(store, body, now - UNUSED_CLIENT_TTL_S + 3600);
+      await store.insertCode(new Uint8Array([4, 5, 6]), approval(used.client_id), now + 60);
       expect(await ttl(used.client_id)).toBe(-1);
     } finally {
       store.close();

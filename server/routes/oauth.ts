@@ -6,6 +6,7 @@ import { PAGE_HEADERS, renderErrorPage, renderSignInPage } from "../auth/oauth/p
 import type { AuthorizationServer, OAuthServer } from "../auth/oauth/server.ts";
 import { createSignInLimit, type SignInLimit } from "../auth/sign-in-limit.ts";
 import type { RateLimiter } from "../auth/rate-limit.ts";
+import { hitRegistrationLimit } from "../auth/registration-limit.ts";
 import { baseUrl } from "../http/base-url.ts";
 import * as docs from "../openapi/mcp-operations.ts";
 import { clientIp } from "../http/client-ip.ts";
@@ -40,9 +41,9 @@ function authorizationServerRoutes(config: Config, as: AuthorizationServer, sign
   return new Elysia()
     .get("/.well-known/oauth-authorization-server", ({ request }) => json(authorizationServerMetadata(base(request))), { detail: docs.authorizationServerMetadataOperation })
     .post("/register", async ({ request, server }) => {
-      // Registration needs no credentials: each address may register a few clients an hour.
+      // Registration needs no credentials: each address (IPv6: each /64) may register a few clients an hour.
       const ip = clientIp(request, server?.requestIP(request)?.address, config.trustProxy);
-      const decision = await limiter.hit(`register:${ip}`, config.oauth.registrationsPerHour, { periodMs: HOUR_MS });
+      const decision = await hitRegistrationLimit(limiter, ip, config.oauth.registrationsPerHour);
       if (!decision.allowed) {
         const message = `too many client registrations from this address; try again in ${decision.retryAfter} s`;
         return json({ error: "too_many_requests", error_description: message }, 429, { "retry-after": String(decision.retryAfter) });
@@ -169,8 +170,6 @@ function lockedOut(retryAfter: number): Response {
 function redirect(location: string): Response {
   return new Response(null, { status: 302, headers: { location, "cache-control": "no-store" } });
 }
-
-const HOUR_MS = 3_600_000;
 
 /** OAuth forms are small; a larger body is refused without being read whole. */
 const MAX_BODY_BYTES = 64 * 1024;

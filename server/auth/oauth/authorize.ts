@@ -38,12 +38,17 @@ export type AuthorizationCheck =
  * a malformed request would make this server an open redirector (RFC 9700 §4.11.2). Only a valid
  * request leads to a redirect, and only after the person approves or declines it.
  */
-export async function checkAuthorizationRequest(store: OAuthStore, params: Record<string, string>, base: string): Promise<AuthorizationCheck> {
+export async function checkAuthorizationRequest(
+  store: OAuthStore,
+  params: Record<string, string>,
+  base: string,
+  now: number,
+): Promise<AuthorizationCheck> {
   const fields: Record<string, string> = {};
   for (const name of AUTHORIZE_FIELDS) if (params[name] !== undefined) fields[name] = params[name];
 
   if (!fields.client_id) return { kind: "invalid", error: new InvalidRequestError("client_id is missing") };
-  const client = await store.getClient(fields.client_id);
+  const client = await store.getClient(fields.client_id, now);
   if (!client) return { kind: "invalid", error: new InvalidClientError("unknown client_id; register the client first") };
   const registered = client.info.redirect_uris;
   let redirectUri: string;

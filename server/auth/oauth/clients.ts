@@ -21,8 +21,9 @@ export const TOKEN_ENDPOINT_AUTH_METHODS = ["none", "client_secret_post", "clien
  * RFC 7591 dynamic registration. Public clients (token_endpoint_auth_method "none", also the
  * default here, as MCP clients are) get no secret; client_secret_post/basic ones get a 256-bit
  * secret, stored hashed. Only the fields this server uses are kept, each bounded, at most 10
- * redirect URIs; a client never used expires (UNUSED_CLIENT_TTL_S), and each registration drops
- * the expired ones. Throws `invalid_redirect_uri` or `invalid_client_metadata` OAuth errors.
+ * redirect URIs; a client never used expires UNUSED_CLIENT_TTL_S after registering (refused from
+ * then on; each registration deletes the expired ones). Throws `invalid_redirect_uri` or
+ * `invalid_client_metadata` OAuth errors.
  */
 export async function registerClient(store: OAuthStore, body: unknown, now: number): Promise<OAuthClientInformationFull> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
@@ -72,8 +73,9 @@ export async function registerClient(store: OAuthStore, body: unknown, now: numb
     client_id: crypto.randomUUID(),
     client_id_issued_at: now,
     redirect_uris: uris as string[],
-    grant_types: grantTypes,
-    response_types: responseTypes,
+    // Each at most once: the checks above allow only known values, so these stay a few words long.
+    grant_types: [...new Set(grantTypes)],
+    response_types: [...new Set(responseTypes)],
     token_endpoint_auth_method: method,
   };
   const secret = method === "none" ? undefined : randomSecret();
@@ -90,6 +92,7 @@ export async function authenticateClient(
   store: OAuthStore,
   params: Record<string, string>,
   authorization: string | null,
+  now: number,
 ): Promise<StoredClient | undefined> {
   const basic = basicCredentials(authorization);
   if (basic && params.client_secret) throw new InvalidRequestError("use one client authentication method, not two");
@@ -102,7 +105,7 @@ export async function authenticateClient(
   if (basic && params.client_id && params.client_id !== basic.id) {
     throw new InvalidClientError("client_id does not match the Authorization header");
   }
-  const client = await store.getClient(clientId);
+  const client = await store.getClient(clientId, now);
   if (!client) throw new InvalidClientError("unknown client_id");
   if (client.secretHash === null) {
     if (secret) throw new InvalidClientError("this client is public and has no secret");

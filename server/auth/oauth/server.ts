@@ -74,7 +74,7 @@ export async function createOAuthServer({ config, keys, now = Date.now }: OAuthS
     verifyBearer: (token, base) => verifyBuiltInToken(ctx, token, base),
     authorizationServer: {
       register: (body) => registerClient(store, body, seconds()),
-      checkAuthorization: (params, base) => checkAuthorizationRequest(store, params, base),
+      checkAuthorization: (params, base) => checkAuthorizationRequest(store, params, base, seconds()),
       formToken: (request, base) => mintFormToken(signingKeys.current().formSecret, request.fields, base, seconds()),
       // Any key of the ring: a form shown by a process that had not yet seen a rotation still counts.
       checkFormToken: (request, base, token) =>

@@ -30,11 +30,14 @@ export function openRedisOAuthStore(
   return {
     async insertClient(client) {
       const stored = { info: client.info, secretHash: client.secretHash === null ? null : hex(client.secretHash) };
-      // Expires unless a code is issued to it (insertCode makes it permanent).
-      await redis.send("SET", [clientKey(client.info.client_id), JSON.stringify(stored), "NX", "EX", String(UNUSED_CLIENT_TTL_S)]);
+      // Expires unless a code is issued to it (insertCode makes it permanent). The time is the
+      // registration's own clock, as every other expiry here; one already past stores nothing.
+      const expiresAt = (client.info.client_id_issued_at ?? Math.floor(Date.now() / 1000)) + UNUSED_CLIENT_TTL_S;
+      await redis.send("SET", [clientKey(client.info.client_id), JSON.stringify(stored), "NX", "EXAT", String(expiresAt)]);
     },
 
     async getClient(clientId) {
+      // An unused client's key expires by itself (insertClient).
       const text = (await redis.send("GET", [clientKey(clientId)])) as string | null;
       if (text === null) return undefined;
       const stored = JSON.parse(text) as { info: StoredClient["info"]; secretHash: string | null };

@@ -53,9 +53,10 @@ export interface StoredRefreshToken {
 export const UNUSED_CLIENT_TTL_S = 86_400;
 
 export interface OAuthStore {
-  /** Stores a registration; it expires after UNUSED_CLIENT_TTL_S unless a code is issued to it. */
+  /** Stores a registration; it expires UNUSED_CLIENT_TTL_S after `client_id_issued_at` unless a code is issued to it. */
   insertClient(client: StoredClient): Promise<void>;
-  getClient(clientId: string): Promise<StoredClient | undefined>;
+  /** The client, or undefined when unknown or expired unused (at `now`, Unix seconds), even if not yet deleted. */
+  getClient(clientId: string, now: number): Promise<StoredClient | undefined>;
   /** Stores a code (and marks its client used, so it no longer expires). */
   insertCode(codeHash: Uint8Array, approval: Approval, expiresAt: number): Promise<void>;
   getCode(codeHash: Uint8Array): Promise<StoredCode | undefined>;
@@ -91,8 +92,8 @@ export function openOAuthStore(dataDir: string): OAuthStore {
     db.run("UPDATE oauth_clients SET used_at = created_at");
   }
   db.run("CREATE INDEX IF NOT EXISTS oauth_clients_unused ON oauth_clients (created_at) WHERE used_at IS NULL");
-  const clientById = db.query<{ info: string; secret_hash: Uint8Array | null }, [string]>(
-    "SELECT info, secret_hash FROM oauth_clients WHERE client_id = ?",
+  const clientById = db.query<{ info: string; secret_hash: Uint8Array | null }, [string, number]>(
+    "SELECT info, secret_hash FROM oauth_clients WHERE client_id = ? AND (used_at IS NOT NULL OR created_at >= ?)",
   );
   const codeByHash = db.query<StoredCode, [Uint8Array]>(
     `SELECT client_id AS clientId, redirect_uri AS redirectUri, redirect_uri_given AS redirectUriGiven,
@@ -130,8 +131,8 @@ export function openOAuthStore(dataDir: string): OAuthStore {
       );
     },
 
-    async getClient(clientId) {
-      const row = clientById.get(clientId);
+    async getClient(clientId, now) {
+      const row = clientById.get(clientId, now - UNUSED_CLIENT_TTL_S);
       return row ? { info: JSON.parse(row.info), secretHash: row.secret_hash } : undefined;
     },
 

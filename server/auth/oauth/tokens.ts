@@ -45,7 +45,7 @@ export async function exchangeToken(
   if (params.resource !== undefined && params.resource !== mcpResourceUrl(base)) {
     throw new InvalidTargetError(`resource must be ${mcpResourceUrl(base)}`);
   }
-  const client = await authenticateClient(ctx.store, params, authorization);
+  const client = await authenticateClient(ctx.store, params, authorization, nowSeconds(ctx.now));
   return grantType === "authorization_code"
     ? redeemCode(ctx, params, client, base)
     : refresh(ctx, params, client, base);
@@ -63,7 +63,7 @@ export async function revokeToken(
   grantOfAccessToken: (token: string) => Promise<string | undefined>,
 ): Promise<void> {
   if (!params.token) throw new InvalidRequestError("token is missing");
-  const client = await authenticateClient(ctx.store, params, authorization);
+  const client = await authenticateClient(ctx.store, params, authorization, nowSeconds(ctx.now));
   const grantId = (await ctx.store.getRefreshToken(hashSecret(params.token)))?.grantId ?? (await grantOfAccessToken(params.token));
   const grant = grantId === undefined ? undefined : await ctx.store.getGrant(grantId);
   if (grant && (!client || client.info.client_id === grant.clientId)) await ctx.store.revokeGrant(grant.id, nowSeconds(ctx.now));
@@ -135,7 +135,7 @@ async function clientOf(ctx: BuiltInContext, authenticated: StoredClient | undef
     if (authenticated.info.client_id !== ownerId) throw new InvalidGrantError("the grant belongs to another client");
     return authenticated;
   }
-  const owner = await ctx.store.getClient(ownerId);
+  const owner = await ctx.store.getClient(ownerId, nowSeconds(ctx.now));
   if (!owner) throw new InvalidGrantError("the client of this grant no longer exists");
   if (owner.secretHash !== null) throw new InvalidClientError("client authentication required");
   // RFC 6749 §4.1.3, OAuth 2.1 §4.3.1: a public client names itself, so a stolen code alone is not enough.
