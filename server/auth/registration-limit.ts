@@ -1,3 +1,4 @@
+import ipaddr from "ipaddr.js";
 import type { RateDecision, RateLimiter } from "./rate-limit.ts";
 
 /** The window OAUTH_REGISTRATIONS_PER_HOUR counts over. */
@@ -19,46 +20,9 @@ export function hitRegistrationLimit(limiter: RateLimiter, ip: string, perHour: 
  * not parse (an odd X-Forwarded-For entry, "unknown") is its own bucket.
  */
 export function addressBucket(ip: string): string {
-  const words = ipv6Words(ip.replace(/^\[|\]$/g, "").replace(/%.*$/, ""));
-  if (!words) return ip;
-  if (words.slice(0, 5).every((word) => word === 0) && words[5] === 0xffff) {
-    return [words[6]! >> 8, words[6]! & 0xff, words[7]! >> 8, words[7]! & 0xff].join(".");
-  }
-  return `${words.slice(0, 4).map((word) => word.toString(16)).join(":")}::/64`;
-}
-
-// --- internal ---
-
-const HEXTET = /^[0-9a-f]{1,4}$/i;
-const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
-
-/** The eight 16-bit words of an IPv6 address (with `::` and a trailing dotted IPv4 allowed), or undefined. */
-function ipv6Words(text: string): number[] | undefined {
-  if (!text.includes(":")) return undefined;
-  const halves = text.split("::");
-  if (halves.length > 2) return undefined;
-  const parse = (half: string | undefined): number[] | undefined => {
-    if (!half) return [];
-    const words: number[] = [];
-    const parts = half.split(":");
-    for (const [index, part] of parts.entries()) {
-      const v4 = index === parts.length - 1 ? IPV4.exec(part) : null;
-      if (v4) {
-        const bytes = v4.slice(1).map(Number);
-        if (bytes.some((byte) => byte > 255)) return undefined;
-        words.push((bytes[0]! << 8) | bytes[1]!, (bytes[2]! << 8) | bytes[3]!);
-      } else if (HEXTET.test(part)) {
-        words.push(Number.parseInt(part, 16));
-      } else {
-        return undefined;
-      }
-    }
-    return words;
-  };
-  const head = parse(halves[0]);
-  const tail = halves.length === 2 ? parse(halves[1]) : [];
-  if (!head || !tail) return undefined;
-  if (halves.length === 1) return head.length === 8 ? head : undefined;
-  const missing = 8 - head.length - tail.length;
-  return missing >= 1 ? [...head, ...Array<number>(missing).fill(0), ...tail] : undefined;
+  const text = ip.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  if (!ipaddr.IPv6.isValid(text)) return ip;
+  const address = ipaddr.IPv6.parse(text);
+  if (address.isIPv4MappedAddress()) return address.toIPv4Address().toString();
+  return `${address.parts.slice(0, 4).map((word) => word.toString(16)).join(":")}::/64`;
 }
