@@ -1,5 +1,6 @@
 import type { OccupationIndex } from "./occupation-index.ts";
 import { CJK_CLASS } from "./text.ts";
+import { GENERIC } from "./knowledge/words.ts";
 
 /**
  * Chinese titles by substring of the query's compact text; a title inside a longer matched title of another
@@ -29,12 +30,6 @@ export function matchChineseTitles(index: OccupationIndex, text: string): Map<nu
 // --- internal ---
 
 const CJK_CHARS = new RegExp(`[${CJK_CLASS}]`, "gu");
-/** Seniority, hiring talk and generic job words; longest first so "中高级" goes before "高级". */
-const GENERIC = (
-  "校园招聘 中高级 我想找 工程师 实习生 负责人 高级 资深 初级 中级 专家 开发 研发 实习 招聘 诚聘 急聘 岗位 职位 " +
-  "工作 团队 兼职 全职 远程 校招 社招 技术 人员 寻找 求职 找 等 的 和 及 或"
-).split(" ");
-
 function cjkCount(text: string): number {
   return text.match(CJK_CHARS)?.length ?? 0;
 }

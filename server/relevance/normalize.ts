@@ -1,4 +1,5 @@
 import { CJK_CLASS as CJK, fold, hasCjk } from "./text.ts";
+import { ALIAS, COMPOUNDS, FILLER_WORDS, GO_AFTER, GO_BEFORE, IT_JOB_WORDS, STOP_WORDS } from "./knowledge/words.ts";
 
 /**
  * Query analysis tokens, shared by the occupation index and query understanding: a query word
@@ -75,56 +76,9 @@ const TOKEN = new RegExp(
 const ASCII = /^[\x00-\x7f]*$/;
 const DOTTED = /\.(?:js|net|io)$/;
 
-const STOP = new Set(
-  (
-    "a an the and or but if of to in on at by for with from into onto as about than then so that this these those " +
-    "there here is are was were be been being am do does did doing done have has had having i me my mine myself we " +
-    "us our ours you your yours he him his she her it its they them their what which who whom whose when where why " +
-    "how all any some such no nor not only own same too very can could will would should shall may might must just " +
-    "also like im ive id dont cant wont please etc via per each every other more most much many few up out off over " +
-    "again once get gets got getting go goes going gone let lets something anything thing things stuff kind sort way " +
-    "really able eg ie s before after during while within without through between since until against among"
-  ).split(" "),
-);
-
+const STOP = new Set(STOP_WORDS);
 /** Words of job-search talk that say nothing about the job ("looking for someone who…", "I want a job as…"). */
-const FILLER = new Set(
-  (
-    "someone somebody anyone anybody person persons people guy guys individual job jobs position positions role roles " +
-    "opening openings vacancy vacancies career careers opportunity opportunities employment work works working want " +
-    "wants wanted need needs needed looking seeking searching search find finding hiring help helping company " +
-    "companies employer employers firm firms agency agencies organization organisation corporation apply applying " +
-    "available immediately asap now today near nearby hello hi thanks"
-  ).split(" "),
-);
-
-/** Spelling variants and short forms, mapped before folding (the target is folded too). */
-const ALIAS: Record<string, string> = {
-  nodejs: "node.js", node: "node.js", reactjs: "react", "react.js": "react", vuejs: "vue", "vue.js": "vue",
-  angularjs: "angular", nextjs: "next.js", k8s: "kubernetes", js: "javascript", ts: "typescript", dotnet: ".net",
-  postgres: "postgresql", unity3d: "unity", mgr: "manager", labourer: "laborer", labourers: "laborers",
-  // A developer, programmer and engineer of the same thing do the same job.
-  developer: "engineer", developers: "engineers", dev: "engineer", devs: "engineers", programmer: "engineer",
-  programmers: "engineers", eng: "engineer", engr: "engineer", coder: "engineer", coders: "engineers",
-  admin: "administrator", admins: "administrators", analyse: "analyze", analysing: "analyzing", analysed: "analyzed",
-  optimise: "optimize", optimising: "optimizing", organise: "organize", organising: "organizing", colour: "color",
-  behaviour: "behavior", centre: "center", programme: "program", licence: "license", labour: "labor",
-  modelling: "modeling", travelling: "traveling", paediatric: "pediatric", paediatrician: "pediatrician",
-  anaesthetist: "anesthetist", orthopaedic: "orthopedic", defence: "defense", tyre: "tire", tyres: "tires",
-};
-
-/** Two words that mean one ("front end", "front-end" → "frontend"); hyphenated forms arrive here split. */
-const COMPOUNDS: Record<string, string> = {
-  "front end": "frontend", "back end": "backend", "full stack": "fullstack", "dev ops": "devops",
-  "e commerce": "ecommerce", "e mail": "email", "e mails": "emails", "web site": "website", "web sites": "websites",
-  "data base": "database", "data bases": "databases", "on call": "oncall", "pen test": "pentest",
-  "pen testing": "pentesting", "pen tester": "pentester", "health care": "healthcare", "child care": "childcare",
-  "day care": "daycare", "book keeping": "bookkeeping", "book keeper": "bookkeeper", "copy writer": "copywriter",
-  "copy writing": "copywriting", "sec ops": "secops", "ml ops": "mlops", "fin ops": "finops", "git ops": "gitops",
-  "x ray": "xray", "x rays": "xrays", "java script": "javascript", "micro services": "microservices",
-  "type script": "typescript", "sys admin": "sysadmin", "help desk": "helpdesk", "service desk": "servicedesk",
-};
-
+const FILLER = new Set(FILLER_WORDS);
 function wordToken(word: string, chunk: number): Token {
   let known = WORDS.get(word);
   if (known === undefined) {
@@ -181,13 +135,4 @@ function isGolang(token: Token, before: Token | undefined, after: Token | undefi
   return (after !== undefined && GO_BEFORE.has(after.key)) || (before !== undefined && GO_AFTER.has(before.words[0]!));
 }
 
-const IT_BEFORE = new Set(
-  (
-    "support helpdesk servicedesk manager director administrator technician specialist consultant recruiter " +
-    "auditor project security department infrastructure operation analyst engineer architect"
-  )
-    .split(" ")
-    .map(fold),
-);
-const GO_BEFORE = new Set(["engineer", "backend", "microservic", "servic", "api", "code"]);
-const GO_AFTER = new Set(["in", "using", "golang", "rust", "python", "java"]);
+const IT_BEFORE = new Set(IT_JOB_WORDS.map(fold));

@@ -2,6 +2,7 @@ import type { Occupation } from "./knowledge/occupations.ts";
 import { compactText, contentKeys, keptTokens, queryTokens } from "./normalize.ts";
 import { fold, hasCjk } from "./text.ts";
 import { SMOOTHING } from "./tuning.ts";
+import { EVERYDAY_WORDS } from "./knowledge/words.ts";
 
 export interface Posting {
   /** An occupation, or one of its texts (a title, phrase or skill), by position. */
@@ -125,16 +126,7 @@ function indexTitles(occupations: readonly Occupation[]) {
  * Everyday words that are rare in the knowledge base only because it is small: "good" in "make websites
  * look good" says little about the job.
  */
-const EVERYDAY = new Set(
-  (
-    "make build keep look good great take give use run new big small well best better lot handle deal right " +
-    "sure create day time place other find set start end world real life love open high low long " +
-    "short fast quick easy hard part whole first last top old young one another every around"
-  )
-    .split(" ")
-    .map(fold),
-);
-
+const EVERYDAY = new Set(EVERYDAY_WORDS.map(fold));
 function everydayFactor(key: string): number {
   if (!key.includes(" ")) return EVERYDAY.has(key) ? 0.35 : 1;
   const words = key.split(" ");

@@ -4,6 +4,7 @@ import { OCCUPATIONS } from "./knowledge/occupations.ts";
 import { compactText, contentKeys, keptTokens, queryTokens, type Token } from "./normalize.ts";
 import { fold, hasCjk } from "./text.ts";
 import { MAX_EXPANSIONS, NAMED_DAMPING } from "./tuning.ts";
+import { MODIFIER_WORDS } from "./knowledge/words.ts";
 
 export interface QueryAnalysis {
   /** The query's own content words: lowercased, filler and stop words removed ("someone to", "people who", "looking for", "I want a job as", "we need"…), order kept, duplicates removed. Non-empty whenever the query has any word. */
@@ -40,16 +41,7 @@ export function analyzeQuery(query: string): QueryAnalysis {
 const INDEX = buildOccupationIndex(OCCUPATIONS);
 
 /** Seniority, contract and schedule words: real terms of the query, but no evidence for an occupation. */
-const MODIFIERS = new Set(
-  (
-    "senior sr junior jr principal intern internship graduate entry level mid remote hybrid onsite freelance " +
-    "contract contractor temporary temp permanent fulltime parttime full part time urgent experience experienced " +
-    "year month week salary pay hourly"
-  )
-    .split(" ")
-    .flatMap((word) => contentKeys(word, true)),
-);
-
+const MODIFIERS = new Set(MODIFIER_WORDS.flatMap((word) => contentKeys(word, true)));
 /** How many alternative titles and skills the first, second and third occupation contribute. */
 const ALT_TITLES = [3, 2, 1];
 const SKILLS = [4, 3, 2];

@@ -4,6 +4,7 @@
  * the format it was loaded with, and opening it with another asks for a reload (store.ts), so stored
  * and query terms never drift apart. Change it with any change here.
  */
+import { IRREGULAR, KEEP_E } from "./knowledge/words.ts";
 export const TEXT_FORMAT = "text-2";
 
 /** Han, Hiragana, Katakana and Hangul: scripts written without spaces between words (a regex class body). */
@@ -61,18 +62,6 @@ export function fold(word: string): string {
 // --- internal ---
 
 const VOWEL = /[aeiouy]/;
-
-/** Folds that the suffix rules get wrong; values are final keys. */
-const IRREGULAR: Record<string, string> = {
-  children: "child", kids: "kid", women: "woman", men: "man", teeth: "tooth", feet: "foot", ads: "ad",
-  accounting: "accountant", accountants: "accountant", marketing: "marketing", marketer: "marketing",
-  marketers: "marketing", apps: "app", news: "news", series: "series", species: "species", analyses: "analysis",
-  diagnoses: "diagnosis", lives: "life", knives: "knife", shelves: "shelf", development: "develop",
-  developments: "develop", embedding: "embedding", embeddings: "embedding", securities: "securities",
-};
-
-/** Words whose final e tells them apart from another word ("plane" is not "plan"). */
-const KEEP_E = new Set(["plane", "state", "spine", "bite", "cute", "rate", "site", "wine", "note", "hope"]);
 
 /** Undoes a doubled consonant ("running" → "run") or restores a short verb's e ("coding" → "code"). */
 function restoreStem(stem: string): string {
