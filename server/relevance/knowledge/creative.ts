@@ -101,7 +101,17 @@ export const CREATIVE: Occupation[] = [
   {
     id: "game-designer",
     titles: ["Game Designer", "Level Designer", "Game Systems Designer", "Narrative Designer", "游戏策划", "游戏设计师"],
-    phrases: ["design game mechanics and levels", "plan how a video game plays", "balance game systems and economies", "come up with game ideas and rules", "design levels and quests", "write the story of a game", "make games fun to play", "design game economies and rewards", "prototype new game features"],
+    phrases: [
+      "design game mechanics and levels",
+      "plan how a video game plays",
+      "balance game systems and economies",
+      "come up with game ideas and rules",
+      "design levels and quests",
+      "write the story of a game",
+      "make games fun to play",
+      "design game economies and rewards",
+      "prototype new game features",
+    ],
     skills: ["game design", "level design", "unity", "unreal engine", "prototyping", "systems design"],
   },
   {

@@ -173,7 +173,16 @@ export const EDUCATION_SCIENCE: Occupation[] = [
   {
     id: "bioinformatician",
     titles: ["Bioinformatician", "Bioinformatics Scientist", "Computational Biologist", "Bioinformatics Engineer", "生物信息工程师", "生物信息分析师"],
-    phrases: ["analyze dna sequencing data", "write code to study genomes", "build pipelines for genomics data", "analyze biological data with python and r", "apply machine learning to biology", "build tools for genomics research", "process next generation sequencing data", "study proteins and genes with software"],
+    phrases: [
+      "analyze dna sequencing data",
+      "write code to study genomes",
+      "build pipelines for genomics data",
+      "analyze biological data with python and r",
+      "apply machine learning to biology",
+      "build tools for genomics research",
+      "process next generation sequencing data",
+      "study proteins and genes with software",
+    ],
     skills: ["python", "r", "genomics", "ngs analysis", "bioconductor", "linux", "statistics"],
   },
   {

@@ -11,7 +11,16 @@ export const OPERATIONS: Occupation[] = [
   {
     id: "operations-analyst",
     titles: ["Operations Analyst", "Business Operations Analyst", "Operations Associate", "运营分析师"],
-    phrases: ["analyze operational data to improve processes", "track metrics for the operations team", "find ways to make operations faster", "build reports on daily operations", "improve processes with data", "model costs and capacity", "automate manual ops reports", "analyze bottlenecks in the business"],
+    phrases: [
+      "analyze operational data to improve processes",
+      "track metrics for the operations team",
+      "find ways to make operations faster",
+      "build reports on daily operations",
+      "improve processes with data",
+      "model costs and capacity",
+      "automate manual ops reports",
+      "analyze bottlenecks in the business",
+    ],
     skills: ["excel", "sql", "process improvement", "reporting", "kpis"],
   },
   {
@@ -41,7 +50,16 @@ export const OPERATIONS: Occupation[] = [
   {
     id: "office-manager",
     titles: ["Office Manager", "Office Administrator", "Office Coordinator", "Workplace Manager", "办公室主任", "行政经理", "行政主管"],
-    phrases: ["keep the office running", "order supplies and manage office vendors", "organize the workplace and events", "run a startup office", "manage office supplies snacks and events", "greet guests and handle deliveries", "onboard new hires to the office", "coordinate with building management"],
+    phrases: [
+      "keep the office running",
+      "order supplies and manage office vendors",
+      "organize the workplace and events",
+      "run a startup office",
+      "manage office supplies snacks and events",
+      "greet guests and handle deliveries",
+      "onboard new hires to the office",
+      "coordinate with building management",
+    ],
     skills: ["office administration", "scheduling", "vendor management", "budgeting", "microsoft office"],
   },
   {
@@ -53,7 +71,16 @@ export const OPERATIONS: Occupation[] = [
   {
     id: "executive-assistant",
     titles: ["Executive Assistant", "Personal Assistant", "EA", "Executive Secretary", "总裁助理", "秘书", "总经理助理"],
-    phrases: ["manage an executive's calendar", "book travel and meetings for the boss", "handle confidential correspondence", "support a ceo with scheduling", "organize meetings and travel for executives", "prepare documents and presentations for leaders", "screen calls and emails for the boss", "plan offsites and events"],
+    phrases: [
+      "manage an executive's calendar",
+      "book travel and meetings for the boss",
+      "handle confidential correspondence",
+      "support a ceo with scheduling",
+      "organize meetings and travel for executives",
+      "prepare documents and presentations for leaders",
+      "screen calls and emails for the boss",
+      "plan offsites and events",
+    ],
     skills: ["calendar management", "travel booking", "confidentiality", "microsoft office", "communication"],
   },
   {
@@ -71,7 +98,16 @@ export const OPERATIONS: Occupation[] = [
   {
     id: "virtual-assistant",
     titles: ["Virtual Assistant", "Online Assistant", "Virtual Executive Assistant", "虚拟助理"],
-    phrases: ["do admin tasks remotely for clients", "manage email and calendars online", "work from home as an assistant", "handle admin for busy founders", "assist executives remotely", "manage schedules and inboxes online", "do online admin for small businesses", "book travel and appointments remotely"],
+    phrases: [
+      "do admin tasks remotely for clients",
+      "manage email and calendars online",
+      "work from home as an assistant",
+      "handle admin for busy founders",
+      "assist executives remotely",
+      "manage schedules and inboxes online",
+      "do online admin for small businesses",
+      "book travel and appointments remotely",
+    ],
     skills: ["email management", "scheduling", "google workspace", "customer service", "social media"],
   },
   {
@@ -89,7 +125,16 @@ export const OPERATIONS: Occupation[] = [
   {
     id: "hr-business-partner",
     titles: ["HR Business Partner", "HRBP", "People Partner", "人力资源业务伙伴"],
-    phrases: ["advise managers on people issues", "partner with business leaders on hr", "coach managers on team issues", "handle employee relations cases", "plan org changes with leaders", "advise on performance and promotions", "support a department on people topics", "shape culture and retention"],
+    phrases: [
+      "advise managers on people issues",
+      "partner with business leaders on hr",
+      "coach managers on team issues",
+      "handle employee relations cases",
+      "plan org changes with leaders",
+      "advise on performance and promotions",
+      "support a department on people topics",
+      "shape culture and retention",
+    ],
     skills: ["employee relations", "organizational development", "performance management", "coaching", "workforce planning"],
   },
   {
@@ -101,7 +146,17 @@ export const OPERATIONS: Occupation[] = [
   {
     id: "technical-recruiter",
     titles: ["Technical Recruiter", "IT Recruiter", "Tech Recruiter", "Engineering Recruiter", "技术招聘"],
-    phrases: ["recruit software engineers", "find and hire developers", "source engineers on github and linkedin", "hire engineers for tech companies and startups", "recruit programmers and designers for tech startups", "hire software developers", "recruit engineers and data scientists", "screen engineers for technical roles", "convince engineers to join a startup"],
+    phrases: [
+      "recruit software engineers",
+      "find and hire developers",
+      "source engineers on github and linkedin",
+      "hire engineers for tech companies and startups",
+      "recruit programmers and designers for tech startups",
+      "hire software developers",
+      "recruit engineers and data scientists",
+      "screen engineers for technical roles",
+      "convince engineers to join a startup",
+    ],
     skills: ["technical sourcing", "linkedin recruiter", "boolean search", "applicant tracking systems", "interviewing"],
   },
   {
@@ -227,19 +282,46 @@ export const OPERATIONS: Occupation[] = [
   {
     id: "management-consultant",
     titles: ["Management Consultant", "Strategy Consultant", "Business Consultant", "Consultant", "管理咨询顾问", "咨询顾问"],
-    phrases: ["advise companies on strategy", "solve business problems for clients", "make slide decks for executives", "solve strategy problems for companies", "analyze businesses and recommend changes", "work at a strategy consultancy", "build financial models for clients", "present recommendations to executives"],
+    phrases: [
+      "advise companies on strategy",
+      "solve business problems for clients",
+      "make slide decks for executives",
+      "solve strategy problems for companies",
+      "analyze businesses and recommend changes",
+      "work at a strategy consultancy",
+      "build financial models for clients",
+      "present recommendations to executives",
+    ],
     skills: ["strategy", "problem solving", "powerpoint", "excel", "market analysis", "stakeholder management"],
   },
   {
     id: "strategy-analyst",
     titles: ["Strategy Analyst", "Corporate Strategy Associate", "Business Strategy Manager", "战略分析师", "战略经理"],
-    phrases: ["analyze markets to shape company strategy", "research competitors for leadership", "research markets for business plans", "build business cases for new ideas", "support leadership with strategic analysis", "size opportunities for growth", "analyze competitors and trends", "prepare strategy presentations"],
+    phrases: [
+      "analyze markets to shape company strategy",
+      "research competitors for leadership",
+      "research markets for business plans",
+      "build business cases for new ideas",
+      "support leadership with strategic analysis",
+      "size opportunities for growth",
+      "analyze competitors and trends",
+      "prepare strategy presentations",
+    ],
     skills: ["market analysis", "financial modeling", "powerpoint", "competitive analysis", "excel"],
   },
   {
     id: "project-coordinator",
     titles: ["Project Coordinator", "Project Administrator", "Project Assistant", "PMO Analyst", "项目助理", "项目专员"],
-    phrases: ["support project managers with schedules and paperwork", "track project tasks and meeting notes", "keep project plans and trackers updated", "schedule meetings and follow up on tasks", "coordinate vendors and deliverables", "prepare project reports", "organize project documents", "assist the project team day to day"],
+    phrases: [
+      "support project managers with schedules and paperwork",
+      "track project tasks and meeting notes",
+      "keep project plans and trackers updated",
+      "schedule meetings and follow up on tasks",
+      "coordinate vendors and deliverables",
+      "prepare project reports",
+      "organize project documents",
+      "assist the project team day to day",
+    ],
     skills: ["scheduling", "ms project", "documentation", "communication", "excel"],
   },
   {
