@@ -56,7 +56,7 @@ export const registerOperation = brief(
 export const authorizeOperation = brief(
   "Authorization endpoint (OAuth 2.1, PKCE S256)",
   "The sign-in page where the person enters their API key and allows or denies the client.",
-  { 200: "The sign-in page (HTML)", 302: "Back to the client's redirect_uri with a code or an error", 400: "An error page for a request that cannot go back to the client" },
+  { 200: "The sign-in page (HTML)", 400: "An error page for an invalid request (errors are never redirected to the client)" },
 );
 export const authorizeFormOperation = brief(
   "Sign-in form submission",
