@@ -16,6 +16,7 @@ import type { Metrics } from "../ops/metrics.ts";
 import { notePrincipal, noteTool, requestIdOf } from "../ops/request-context.ts";
 import { mcpOperation } from "../openapi/mcp-operations.ts";
 import type { SearchDeps } from "../search/search.ts";
+import { jsonRpcError } from "./errors.ts";
 import { createMcpServer } from "./server.ts";
 
 export interface McpDeps extends SearchDeps {
@@ -191,14 +192,4 @@ function unauthorized(base: string, requestId: string, invalidToken?: string): R
     challenge = `Bearer error="invalid_token", error_description="${invalidToken.replaceAll('"', "'")}", resource_metadata="${resourceMetadataUrl(base)}"`;
   }
   return jsonRpcError(401, -32600, "Unauthorized", requestId, { "www-authenticate": challenge });
-}
-
-function jsonRpcError(
-  status: number, code: number, message: string, requestId: string, headers: Record<string, string> = {}, errorCode?: string,
-): Response {
-  const body = { jsonrpc: "2.0", error: { code, message, ...(errorCode ? { data: { error_code: errorCode } } : {}) }, id: null };
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json", "x-request-id": requestId, ...headers },
-  });
 }
