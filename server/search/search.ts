@@ -24,8 +24,14 @@ export interface SearchDeps {
   onCancelled?: (stage: SearchStage) => void;
 }
 
-/** The steps of a search, between which a timed-out search stops. */
+/** The steps of a search, between which (and within ranking's loops) a timed-out search stops. */
 export type SearchStage = "embed" | "retrieve" | "rank" | "page";
+
+/**
+ * When a search must stop, in `performance.now()` milliseconds; undefined = never. A clock rather
+ * than an AbortSignal: ranking is synchronous, and no timer can fire to abort a signal inside it.
+ */
+export type Deadline = number | undefined;
 
 /**
  * One page of a search. Keyword (BM25) and vector retrieval each fetch the best candidates among
@@ -33,38 +39,38 @@ export type SearchStage = "embed" | "retrieve" | "rank" | "page";
  * fused, calibrated score, reposts collapse to their newest copy, results under `minScore` drop,
  * and the page holds ranks [offset, offset + topK), shown newest first (or by relevance).
  * Throws INVALID_PARAMETER for a source that is not in the data, SERVICE_UNAVAILABLE when it
- * takes longer than `deps.timeoutMs`; the search then stops at its next step (a LanceDB query under
- * way cannot be cancelled and finishes, but nothing is ranked or built after it).
+ * takes longer than `deps.timeoutMs`. The answer comes at the timeout; the work stops at its next
+ * step or within ranking (a LanceDB query under way cannot be cancelled and finishes, but nothing
+ * is ranked or built after it).
  */
 export async function searchJobs(deps: SearchDeps, request: SearchRequest): Promise<JobResult[]> {
   if (deps.timeoutMs === undefined) return cachedSearch(deps, request);
   const ms = deps.timeoutMs;
-  const controller = new AbortController();
-  const work = cachedSearch(deps, request, controller.signal).catch((error: unknown) => {
-    if (error instanceof SearchCancelled) deps.onCancelled?.(error.stage);
-    throw error;
+  const timedOut = () => new AppError("SERVICE_UNAVAILABLE", `search timed out after ${ms} ms; try again, or narrow the query or filters`);
+  const work = cachedSearch(deps, request, performance.now() + ms).catch((error: unknown) => {
+    if (!(error instanceof SearchCancelled)) throw error;
+    deps.onCancelled?.(error.stage);
+    // The work can see its deadline pass before the timer below fires (both measure the same ms).
+    throw timedOut();
   });
-  return withTimeout(work, ms, () => {
-    controller.abort();
-    return new AppError("SERVICE_UNAVAILABLE", `search timed out after ${ms} ms; try again, or narrow the query or filters`);
-  });
+  return withTimeout(work, ms, timedOut);
 }
 
 /** A page from the cache, or computed and cached. */
-async function cachedSearch(deps: SearchDeps, request: SearchRequest, signal?: AbortSignal): Promise<JobResult[]> {
+async function cachedSearch(deps: SearchDeps, request: SearchRequest, deadline?: Deadline): Promise<JobResult[]> {
   const version = deps.cache ? await deps.store.version() : 0;
   const cached = deps.cache?.get(version, request);
   if (cached) return cached;
-  const results = await runSearch(deps, request, signal);
+  const results = await runSearch(deps, request, deadline);
   deps.cache?.set(version, request, results);
   return results;
 }
 
 /** A page without the cache (see `searchJobs`). */
-async function runSearch(deps: SearchDeps, request: SearchRequest, signal?: AbortSignal): Promise<JobResult[]> {
+async function runSearch(deps: SearchDeps, request: SearchRequest, deadline?: Deadline): Promise<JobResult[]> {
   await checkSource(deps, request);
-  const ranked = await rankCandidates(deps, request, signal);
-  stopIfAborted(signal, "page");
+  const ranked = await rankCandidates(deps, request, deadline);
+  stopIfLate(deadline, "page");
   const kept = (request.collapse ? collapseReposts(ranked) : ranked).filter((c) => c.score >= request.minScore);
   const page = kept.slice(request.offset, request.offset + request.topK);
   if (request.sort === "date") {
@@ -87,9 +93,9 @@ export interface Ranked {
  * Every candidate of both retrievers, best first (equal scores by id, so pages stay stable).
  * Exported for the evaluation, which fits the ranking weights on these features.
  */
-export async function rankCandidates(deps: SearchDeps, request: SearchRequest, signal?: AbortSignal): Promise<Ranked[]> {
+export async function rankCandidates(deps: SearchDeps, request: SearchRequest, deadline?: Deadline): Promise<Ranked[]> {
   const mode = request.retrieval ?? "hybrid";
-  stopIfAborted(signal, "embed");
+  stopIfLate(deadline, "embed");
   const analysis = analyzeQuery(request.query);
   const stats = deps.store.termStats();
   // A query that names a job outright is served best by its own words (related jobs only dilute it);
@@ -102,7 +108,7 @@ export async function rankCandidates(deps: SearchDeps, request: SearchRequest, s
   const vector = mode === "bm25" ? undefined : await deps.embedder.embedQuery([request.query, ...steering].join(" "));
   const keywordText = analysis.terms.join(" ") || request.query;
   const full = request.detail === "full";
-  stopIfAborted(signal, "retrieve");
+  stopIfLate(deadline, "retrieve");
   const [nearest, keyword] = await Promise.all([
     vector === undefined ? [] : deps.store.nearest(vector, request.filters, depth, full),
     mode === "vector"
@@ -123,14 +129,15 @@ export async function rankCandidates(deps: SearchDeps, request: SearchRequest, s
     else candidates.set(row.id, { row, cosine: vector ? dot(vector, row.vector) : 0, bm25: score, bm25Rank: i + 1, vectorRank: null });
   });
 
-  stopIfAborted(signal, "rank");
+  stopIfLate(deadline, "rank");
   let bestCosine = -1;
   let bestBm25 = 0;
   for (const c of candidates.values()) {
     bestCosine = Math.max(bestCosine, c.cosine);
     bestBm25 = Math.max(bestBm25, c.bm25);
   }
-  const scored = [...candidates.values()].map((c) => {
+  const scored = [...candidates.values()].map((c, i) => {
+    if (i % LOOP_CHECK_EVERY === 0) stopIfLate(deadline, "rank");
     const retrieval = {
       cosine: c.cosine,
       cosineGap: bestCosine - c.cosine,
@@ -141,8 +148,9 @@ export async function rankCandidates(deps: SearchDeps, request: SearchRequest, s
     return { c, evidence: mode === "hybrid" ? features(query, c.row.terms, retrieval) : undefined };
   });
   // Feedback needs every candidate's first-pass evidence before any final score.
-  stopIfAborted(signal, "rank");
+  stopIfLate(deadline, "rank");
   if (mode === "hybrid") addFeedback(scored.map(({ c, evidence }) => ({ features: evidence!, vector: c.row.vector, terms: c.row.terms })));
+  stopIfLate(deadline, "rank");
   const ranked: Ranked[] = scored.map(({ c, evidence }) => {
     const fused = evidence ? fusedScore(evidence) : mode === "vector" ? c.cosine : c.bm25;
     const score = evidence ? calibratedScore(fused) : mode === "vector" ? (1 + c.cosine) / 2 : fused / (fused + 10);
@@ -160,8 +168,11 @@ class SearchCancelled extends Error {
   }
 }
 
-function stopIfAborted(signal: AbortSignal | undefined, stage: SearchStage): void {
-  if (signal?.aborted) throw new SearchCancelled(stage);
+/** Candidates ranked between two looks at the clock (a look costs ~50 ns; 128 candidates ~0.5 ms). */
+const LOOP_CHECK_EVERY = 128;
+
+function stopIfLate(deadline: Deadline, stage: SearchStage): void {
+  if (deadline !== undefined && performance.now() >= deadline) throw new SearchCancelled(stage);
 }
 
 /** Every title and skill word of each occupation, folded: a query made only of these is a keyword query. */
@@ -194,21 +205,17 @@ async function checkSource(deps: SearchDeps, request: SearchRequest): Promise<vo
  * and show the newest one. Postings without a company or title are never merged.
  */
 function collapseReposts(ranked: Ranked[]): Ranked[] {
-  const groups = new Map<string, Ranked>();
+  /** Each group's place in `out`, so a newer copy replaces the shown one without searching for it. */
+  const places = new Map<string, number>();
   const out: Ranked[] = [];
   for (const candidate of ranked) {
     const key = repostKey(candidate.row);
-    if (key === undefined) {
+    const place = key === undefined ? undefined : places.get(key);
+    if (place === undefined) {
+      if (key !== undefined) places.set(key, out.length);
       out.push(candidate);
-      continue;
-    }
-    const shown = groups.get(key);
-    if (shown === undefined) {
-      groups.set(key, candidate);
-      out.push(candidate);
-    } else if (candidate.row.publish_time > shown.row.publish_time) {
-      out[out.indexOf(shown)] = candidate;
-      groups.set(key, candidate);
+    } else if (candidate.row.publish_time > out[place]!.row.publish_time) {
+      out[place] = candidate;
     }
   }
   return out;
