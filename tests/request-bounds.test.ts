@@ -33,6 +33,12 @@ const mcpPost = (url: string, key: string, body: unknown) =>
 
 const searchCall = (id: number, query = "nurse") => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "search_jobs", arguments: { query, top_k: 5 } } });
 
+/** Searches the server completed through MCP, from its /metrics. */
+const mcpSearches = async (url: string) => {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return Number(text.match(/^jobsearch_search_duration_seconds_count\{interface="mcp"\} (\d+)$/m)?.[1] ?? Number.NaN);
+};
+
 describe("one server", () => {
   let t: TestServer;
   beforeAll(async () => {
@@ -82,6 +88,17 @@ describe("one server", () => {
     expect((await search(t.url, t.apiKey, { q: "nurse" })).status).toBe(200);
   });
 
+  test("a request refused for want of a slot costs no rate: a key limited to 3 a minute gets exactly 3 searches, however its requests overlap", async () => {
+    const key = (await t.server.keys.create("three-a-minute", 3)).key;
+    const burst = await Promise.all(Array.from({ length: 8 }, (_, i) => search(t.url, key, { q: `data analyst ${i}`, offset: 900, top_k: 100 })));
+    const served = burst.filter((r) => r.status === 200).length;
+    expect(burst.every((r) => r.status === 200 || r.status === 429)).toBe(true);
+    const later: number[] = [];
+    for (let i = 0; i < 4; i++) later.push((await search(t.url, key, { q: "data analyst" })).status);
+    expect(served + later.filter((s) => s === 200).length).toBe(3);
+    expect(later.at(-1)).toBe(429);
+  });
+
   test("a batch larger than MCP_MAX_BATCH is refused whole; within it, calls beyond the key's slots get the error alone", async () => {
     const big = await mcpPost(t.url, t.apiKey, Array.from({ length: 11 }, (_, i) => searchCall(i + 1)));
     expect(big.status).toBe(400);
@@ -102,11 +119,17 @@ test("an MCP batch is charged per call: a key limited to 3 a minute runs 3 of 8 
   const t = await startTestServer({ records: postings.slice(0, 50), env: { MAX_IN_FLIGHT_PER_KEY: "10" } });
   try {
     const key = (await t.server.keys.create("three", 3)).key;
+    const before = await mcpSearches(t.url);
     const response = await mcpPost(t.url, key, Array.from({ length: 8 }, (_, i) => searchCall(i + 1)));
     expect(response.status).toBe(200);
-    const answers = (await response.json()) as Array<{ id: number; result?: unknown; error?: { message: string; data: { error_code: string; retry_after: number } } }>;
-    expect(answers).toHaveLength(8);
-    expect(answers.filter((a) => a.result !== undefined)).toHaveLength(3);
+    type Answer = { id: number; result?: { isError?: boolean; structuredContent: { total: number } }; error?: { message: string; data: { error_code: string; retry_after: number } } };
+    const answers = (await response.json()) as Answer[];
+    expect(answers.map((a) => a.id).sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    const ran = answers.filter((a) => a.result !== undefined);
+    expect(ran).toHaveLength(3);
+    for (const { result } of ran) expect(result!.isError).toBeUndefined();
+    // Exactly 3 searches ran on the server, not 8 with 5 answers dropped.
+    expect((await mcpSearches(t.url)) - before).toBe(3);
     const refused = answers.filter((a) => a.error);
     expect(refused).toHaveLength(5);
     for (const { error } of refused) {
@@ -150,19 +173,26 @@ test("slots in flight are shared through Redis: two limiters, one count; a slot 
   }
 });
 
-test("two server processes sharing Redis hold one key to its slots together", async () => {
+test("two server processes sharing Redis hold one key to its slots together; another key is served meanwhile", async () => {
   const dataDir = tempDir();
   try {
     const file = `${dataDir}/postings.json`;
     await Bun.write(file, JSON.stringify(postings));
     expect((await runCli(["ingest", file], { DATA_DIR: dataDir })).code).toBe(0);
     const env = { REDIS_URL: redis.url, DEMO_DATA: "false", SEARCH_CACHE_MB: "0", MAX_IN_FLIGHT_PER_KEY: "2", RATE_LIMIT_PER_MINUTE: "100000" };
-    const { key } = JSON.parse((await runCli(["keys", "create", "--name", "burst", "--json"], { DATA_DIR: dataDir, ...env })).stdout) as { key: string };
+    const created = async (name: string) =>
+      (JSON.parse((await runCli(["keys", "create", "--name", name, "--json"], { DATA_DIR: dataDir, ...env })).stdout) as { key: string }).key;
+    const key = await created("burst");
+    const other = await created("bystander");
     const [one, two] = await Promise.all([spawnServer(dataDir, env), spawnServer(dataDir, env)]);
     try {
-      const statuses = await Promise.all(
+      const burst = Promise.all(
         Array.from({ length: 16 }, (_, i) => search(i % 2 ? one.ready.url : two.ready.url, key, { q: `developer ${i}`, offset: 900, top_k: 100 }).then((r) => r.status)),
       );
+      const bystander: number[] = [];
+      for (let i = 0; i < 4; i++) bystander.push((await search(i % 2 ? one.ready.url : two.ready.url, other, { q: "registered nurse", top_k: 10 })).status);
+      const statuses = await burst;
+      expect(bystander).toEqual([200, 200, 200, 200]);
       expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
       // Two slots between both processes: most of 16 simultaneous requests are refused (per process it would be 4 allowed at once).
       expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(8);

@@ -13,23 +13,31 @@ import { citiesOperation, searchGetOperation, searchPostOperation } from "../ope
 import { searchJobs, type SearchDeps } from "../search/search.ts";
 
 /**
- * GET and POST /v1/search (spec §4.1, §4.2): API key, then its rate limit, then parameters, then the search.
+ * GET and POST /v1/search (spec §4.1, §4.2): API key, a slot in flight, its rate limit, then parameters, then the search.
  * GET /v1/cities (ours, not in the spec): the cities with posting counts, for pickers and the CLI.
  * CORS (cors.ts) grants only allowed origins; others are not refused, since a key in the
  * x-api-key header is never sent by a browser on its own (no cookies, nothing to forge).
  */
 export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateLimiter; config: Config; metrics: Metrics }) {
-  const authorize = async (request: Request) => {
+  const identify = async (request: Request) => {
     const principal = await requireApiKey(deps.keys, request.headers.get("x-api-key"));
     notePrincipal(request, principal);
+    return principal;
+  };
+  const authorize = async (request: Request) => {
+    const principal = await identify(request);
     await enforceRateLimit(deps.limiter, principal, deps.config.rateLimit.perMinute);
     return principal;
   };
-  /** Authorizes, then runs `search` in one of the principal's slots for requests in flight. */
+  /**
+   * Runs `search` in one of the principal's slots for requests in flight, then charged to its rate
+   * limit. The slot comes first (as on /mcp), so a request refused for want of one costs no rate.
+   */
   const limited = async <T>(request: Request, search: () => Promise<T>): Promise<T> => {
-    const principal = await authorize(request);
+    const principal = await identify(request);
     const slot = await enterInFlight(deps.limiter, principal, deps.config.rateLimit.inFlightPerKey);
     try {
+      await enforceRateLimit(deps.limiter, principal, deps.config.rateLimit.perMinute);
       return await search();
     } finally {
       slot.leave();
