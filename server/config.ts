@@ -3,6 +3,9 @@ import { z } from "zod";
 import { isObjectStore, type TableLocation } from "./store/table-location.ts";
 import { VECTOR_INDEX_MIN_ROWS } from "./store/index-maintenance.ts";
 
+/** A slot in flight stays taken in Redis for SEARCH_TIMEOUT_MS plus this when its process dies holding it. */
+const SLOT_LEASE_MARGIN_MS = 120_000;
+
 const flag = z
   .enum(["true", "false", "1", "0", "yes", "no"])
   .transform((value) => value === "true" || value === "1" || value === "yes");
@@ -114,6 +117,8 @@ export interface Config {
     inFlightPerKey: number;
     /** Messages in one MCP batch. */
     mcpMaxBatch: number;
+    /** How long a slot in flight stays taken in Redis when its process dies before giving it back. */
+    slotLeaseMs: number;
     redisUrl?: string;
   };
   /** Set: API keys, OAuth state and rate-limit counters live in this Redis, shared by every process. */
@@ -163,6 +168,8 @@ export function loadConfig(env: Record<string, string | undefined> = Bun.env): C
       perMinute: c.RATE_LIMIT_PER_MINUTE,
       inFlightPerKey: c.MAX_IN_FLIGHT_PER_KEY,
       mcpMaxBatch: c.MCP_MAX_BATCH,
+      // Longer than a request may hold a slot: its body (10 s at most), its search, and a LanceDB query that outlives the timeout.
+      slotLeaseMs: c.SEARCH_TIMEOUT_MS + SLOT_LEASE_MARGIN_MS,
       ...(c.REDIS_URL ? { redisUrl: c.REDIS_URL } : {}),
     },
     ...(c.REDIS_URL ? { redisUrl: c.REDIS_URL } : {}),

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { createRedisRateLimiter } from "../server/auth/rate-limit-redis.ts";
+import { loadConfig } from "../server/config.ts";
 import { connectRedis } from "../server/redis.ts";
 import { runCli, SHARED_DATA, spawnServer, startTestServer, tempDir, type TestServer } from "./helpers.ts";
 import { startRedis, type TestRedis } from "./redis.ts";
@@ -170,6 +171,49 @@ test("slots in flight are shared through Redis: two limiters, one count; a slot 
     inspect.close();
     await a.close();
     await b.close();
+  }
+});
+
+test("a slot's lease in Redis outlasts the longest request: SEARCH_TIMEOUT_MS plus 2 minutes", async () => {
+  expect(loadConfig({}).rateLimit.slotLeaseMs).toBe(130_000);
+  const { slotLeaseMs } = loadConfig({ SEARCH_TIMEOUT_MS: "200000", IDLE_TIMEOUT_S: "255" }).rateLimit;
+  expect(slotLeaseMs).toBe(320_000);
+  const limiter = createRedisRateLimiter(redis.url, { prefix: "lease:", slotLeaseMs });
+  const inspect = await connectRedis(redis.url);
+  try {
+    await limiter.enter("key", 1);
+    const [, expires] = ((await inspect.send("ZRANGE", ["lease:inflight:key", "0", "0", "WITHSCORES"])) as unknown[]).flat();
+    const [seconds] = (await inspect.send("TIME", [])) as [string, string];
+    expect(Number(expires) - Number(seconds) * 1000).toBeGreaterThan(300_000);
+  } finally {
+    inspect.close();
+    await limiter.close();
+  }
+});
+
+test("a slot given back while Redis does not answer is given back once it answers again (no lockout until the lease ends)", async () => {
+  const limiter = createRedisRateLimiter(redis.url, { prefix: "missed:" });
+  const inspect = await connectRedis(redis.url);
+  const taken = async () => Number(await inspect.send("ZCARD", ["missed:inflight:key"]));
+  try {
+    const slot = await limiter.enter("key", 1);
+    expect(await taken()).toBe(1);
+    await inspect.send("CLIENT", ["PAUSE", "1000", "ALL"]);
+    slot!.leave(); // Redis holds the ZREM past the limiter's 500 ms, which gives up on it
+    await Bun.sleep(1100);
+    expect(await taken()).toBe(1);
+    // The limiter reconnects in the background; its next command to Redis gives the slot back first.
+    const deadline = Date.now() + 5000;
+    while ((await taken()) > 0 && Date.now() < deadline) {
+      await limiter.hit("someone-else", 1000);
+      await Bun.sleep(50);
+    }
+    expect(await taken()).toBe(0);
+    expect(await limiter.enter("key", 1)).toBeDefined();
+    expect(await taken()).toBe(1);
+  } finally {
+    inspect.close();
+    await limiter.close();
   }
 });
 

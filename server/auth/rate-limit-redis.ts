@@ -13,13 +13,15 @@ import { checkLimit, createMemoryRateLimiter, decide, periodOf, SLOT_LEASE_MS, t
  * errors, or takes over 500 ms to answer, the hit is decided by an in-process limiter with the same
  * limit (so during an outage each process allows up to the limit on its own), one warning is logged
  * per outage, and a reconnect is tried in the background at most once a second; hits use Redis
- * again as soon as it answers. Only the first connection attempt is awaited.
+ * again as soon as it answers. Only the first connection attempt is awaited. Slots in flight are
+ * entries with an expiry (`slotLeaseMs`), so a process that dies frees its slots; a slot given back
+ * while Redis did not answer is given back again before the next command Redis does answer.
  */
 export function createRedisRateLimiter(
   url: string,
-  options: { now?: () => number; random?: () => number; prefix?: string; log?: Logger } = {},
+  options: { now?: () => number; random?: () => number; prefix?: string; log?: Logger; slotLeaseMs?: number } = {},
 ): RateLimiter {
-  const { now, random = Math.random, prefix = "jobsearch:rate:", log = createLogger("info") } = options;
+  const { now, random = Math.random, prefix = "jobsearch:rate:", log = createLogger("info"), slotLeaseMs = SLOT_LEASE_MS } = options;
   const fallback = createMemoryRateLimiter({ now: now ?? Date.now, random });
   let client: RedisClient | undefined;
   let connecting: Promise<void> | undefined;
@@ -27,6 +29,8 @@ export function createRedisRateLimiter(
   let retryAt = 0;
   let failing = false;
   let closed = false;
+  /** Slots left while Redis did not answer: token → [key, when the lease ends anyway (ms)]. */
+  const unreleased = new Map<string, [string, number]>();
 
   const fail = (error: unknown) => {
     client?.close();
@@ -59,11 +63,20 @@ export function createRedisRateLimiter(
     return undefined;
   };
 
+  /** Gives back the slots Redis missed, before anything else asks it how many are taken. */
+  const releaseMissed = async (redis: RedisClient): Promise<void> => {
+    const missed = [...unreleased];
+    const live = missed.filter(([, [, until]]) => until > Date.now());
+    await Promise.all(live.map(([token, [key]]) => redis.send("ZREM", [key, token])));
+    for (const [token] of missed) unreleased.delete(token);
+  };
+
   /** `run` against Redis when it answers, else undefined (and the outage noted). */
   const attempt = async <T>(run: (redis: RedisClient) => Promise<T>): Promise<T | undefined> => {
     const redis = closed ? undefined : await connection();
     if (!redis) return undefined;
     try {
+      if (unreleased.size > 0) await withTimeout(releaseMissed(redis));
       const result = await withTimeout(run(redis));
       if (failing) log.info("rate limit: Redis is back");
       failing = false;
@@ -88,16 +101,18 @@ export function createRedisRateLimiter(
       checkLimit(limit);
       const key = `${prefix}inflight:${principalId}`;
       const token = crypto.randomUUID();
-      const reply = await attempt((redis) => runScript(redis, ENTER, [key], [String(limit), token, String(SLOT_LEASE_MS)]));
+      const reply = await attempt((redis) => runScript(redis, ENTER, [key], [String(limit), token, String(slotLeaseMs)]));
       if (reply === undefined) return fallback.enter(principalId, limit);
       if (Number(reply) !== 1) return undefined;
+      const leaseEnds = Date.now() + slotLeaseMs;
       let left = false;
       return {
         leave() {
           if (left) return;
           left = true;
-          // A slot Redis does not hear about frees itself after SLOT_LEASE_MS.
-          void attempt((redis) => redis.send("ZREM", [key, token]));
+          void attempt((redis) => redis.send("ZREM", [key, token])).then((done) => {
+            if (done === undefined && !closed) unreleased.set(token, [key, leaseEnds]);
+          });
         },
       };
     },

@@ -35,7 +35,7 @@ export interface RateLimiter {
   hit(principalId: string, limit: number, options?: HitOptions): Promise<RateDecision>;
   /**
    * Takes one of the principal's `limit` slots for work in flight; undefined when all are taken.
-   * `leave()` gives it back (a slot whose process died frees itself after {@link SLOT_LEASE_MS}).
+   * `leave()` gives it back (in Redis, a slot whose process died frees itself when its lease ends).
    */
   enter(principalId: string, limit: number): Promise<Slot | undefined>;
   close(): Promise<void> | void;
@@ -45,7 +45,7 @@ export interface Slot {
   leave(): void;
 }
 
-/** Longest a slot stays taken without `leave()`: longer than any request may run (IDLE_TIMEOUT_S caps it). */
+/** Default for how long a slot stays taken without `leave()`; config.ts sets it above the longest request. */
 export const SLOT_LEASE_MS = 120_000;
 
 /**
@@ -93,8 +93,12 @@ export function createMemoryRateLimiter(options: { now?: () => number; random?: 
 }
 
 /** Redis when redisUrl is set, memory otherwise. */
-export function createRateLimiter(settings: { redisUrl?: string }, log?: Logger): RateLimiter {
-  return settings.redisUrl ? createRedisRateLimiter(settings.redisUrl, log ? { log } : {}) : createMemoryRateLimiter();
+export function createRateLimiter(settings: { redisUrl?: string; slotLeaseMs?: number }, log?: Logger): RateLimiter {
+  if (!settings.redisUrl) return createMemoryRateLimiter();
+  return createRedisRateLimiter(settings.redisUrl, {
+    ...(log ? { log } : {}),
+    ...(settings.slotLeaseMs ? { slotLeaseMs: settings.slotLeaseMs } : {}),
+  });
 }
 
 /**
