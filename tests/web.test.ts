@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { RESULT_WINDOW_MAX } from "../shared/search.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 
 let t: TestServer;
@@ -79,6 +80,11 @@ describe("assets", () => {
     const etag = plain.headers.get("etag")!;
     const again = await fetch(url, { headers: { "if-none-match": etag } });
     expect(again.status).toBe(304);
+  });
+
+  test("the search page pages only as deep as the service's result window", async () => {
+    const script = await (await fetch(`${t.url}/web/app.js`)).text();
+    expect(script).toContain(`const RESULT_WINDOW = ${RESULT_WINDOW_MAX};`);
   });
 
   test.each(["/web/nope.js", "/web/../package.json", "/web/swagger-ui/index.html", "/nope", "/docs/extra"])(

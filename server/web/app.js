@@ -2,7 +2,8 @@
 import { api, explain, postSearch, readKey, writeKey } from "./api.js";
 import { card } from "./card.js";
 
-const OFFSET_MAX = 10000;
+/** The deepest result the service pages to (offset + top_k; RESULT_WINDOW_MAX in shared/search-params.ts). */
+const RESULT_WINDOW = 1000;
 const FILTERS = ["city", "country", "since", "source", "sort", "top_k"];
 
 const $ = (id) => document.getElementById(id);
@@ -147,7 +148,7 @@ function render(body, params) {
   const page = Math.floor(params.offset / topK) + 1;
   ui.pageLabel.textContent = `Page ${page}`;
   ui.prev.disabled = params.offset === 0;
-  ui.next.disabled = count < topK || params.offset + topK > OFFSET_MAX;
+  ui.next.disabled = count < topK || params.offset + 2 * topK > RESULT_WINDOW;
   ui.pager.hidden = ui.prev.disabled && ui.next.disabled;
   document.title = `${params.q} – Job search`;
 }
