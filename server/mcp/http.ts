@@ -107,7 +107,9 @@ async function serveMcp(deps: McpDeps, request: Request, requestId: string): Pro
     if (refused.length === 0) return await runSdk(deps, request, principal, body, requestId);
     const answered = forwarded.length === 0 ? undefined : await runSdk(deps, request, principal, JSON.stringify(forwarded), requestId);
     if (answered !== undefined && answered.status !== 200 && answered.status !== 202) return answered;
-    const answers = answered?.status === 200 ? ((await answered.json()) as unknown[]) : [];
+    // The SDK answers a batch of one with the lone response, not an array of it.
+    const sdkAnswer: unknown = answered?.status === 200 ? await answered.json() : [];
+    const answers = Array.isArray(sdkAnswer) ? sdkAnswer : [sdkAnswer];
     return new Response(JSON.stringify([...answers, ...refused]), {
       status: 200,
       headers: { "content-type": "application/json", "x-request-id": requestId },
