@@ -20,6 +20,15 @@ export function jsonRpcError(
   });
 }
 
+/**
+ * The answer to one request of a batch that the rate limit or the principal's slots in flight refused:
+ * a JSON-RPC error for its id alone (the others run), carrying what the HTTP 429 body would.
+ */
+export function refusedInBatch(id: string | number, refusal: AppError): object {
+  const data = { error_code: refusal.code, retry_after: refusal.retryAfter };
+  return { jsonrpc: "2.0", id, error: { code: -32000, message: refusal.message, data } };
+}
+
 /** The spec's result for a tool name that does not exist. */
 export function toolNotFound(name: string): CallToolResult {
   return errorResult(`MCP error -32602: Tool ${name} not found`);

@@ -16,7 +16,7 @@ import type { Metrics } from "../ops/metrics.ts";
 import { notePrincipal, noteTool, requestIdOf } from "../ops/request-context.ts";
 import { mcpOperation } from "../openapi/mcp-operations.ts";
 import type { SearchDeps } from "../search/search.ts";
-import { jsonRpcError } from "./errors.ts";
+import { jsonRpcError, refusedInBatch } from "./errors.ts";
 import { createMcpServer } from "./server.ts";
 
 export interface McpDeps extends SearchDeps {
@@ -101,8 +101,8 @@ async function serveMcp(deps: McpDeps, request: Request, requestId: string): Pro
     for (const message of batch) {
       const id = messageIdOf(message);
       const refusal = id === undefined ? undefined : await admit(deps, principal, slots);
-      if (refusal === undefined) forwarded.push(message);
-      else refused.push({ jsonrpc: "2.0", id, error: { code: -32000, message: refusal.message, data: { error_code: refusal.code, retry_after: refusal.retryAfter } } });
+      if (id === undefined || refusal === undefined) forwarded.push(message);
+      else refused.push(refusedInBatch(id, refusal));
     }
     if (refused.length === 0) return await runSdk(deps, request, principal, body, requestId);
     const answered = forwarded.length === 0 ? undefined : await runSdk(deps, request, principal, JSON.stringify(forwarded), requestId);
