@@ -23,11 +23,20 @@ export const RESULT_WINDOW_MAX = 1_000;
 /** Where a request comes in: REST GET (a query string: numbers and booleans as text), REST POST, or MCP. */
 export type Interface = "get" | "post" | "mcp";
 
-/** How a filter narrows the postings: its column compared to the value (equal, after, before). */
-export interface FilterPredicate {
-  column: string;
-  op: "eq" | "gt" | "lt";
-}
+/**
+ * How a filter narrows the postings: its column equal to, after or before the value, one of a list
+ * (`in`), a list column holding every value (`all`), or holding a fixed `tag` (`flag`: true) or not (false).
+ */
+export type FilterPredicate =
+  | { column: string; op: "eq" | "gt" | "lt" | "in" | "all" }
+  | { column: string; op: "flag"; tag: string };
+
+/** The seniority levels of the data (shared data README; JobSpy's job levels map onto them). */
+export const SENIORITY_LEVELS = ["intern", "junior", "mid", "senior", "lead", "director", "executive"] as const;
+/** The employment types of the data. */
+export const EMPLOYMENT_TYPES = ["FULL_TIME", "PART_TIME", "CONTRACTOR", "INTERN", "TEMPORARY"] as const;
+/** Most values one list filter takes. */
+export const LIST_MAX_ITEMS = 20;
 
 export interface ParamSpec<T> {
   /** The schema that documents the parameter (OpenAPI, the MCP inputSchema); validation is `read`'s. */
@@ -77,6 +86,35 @@ export const SEARCH_PARAMS = {
     schema: z.string().optional().describe("Only postings from this data source; an unknown value is an error that lists the valid ones."),
     read: readText,
     filter: { column: "data_source", op: "eq" },
+  }),
+  remote: param({
+    schema: z.boolean().optional().describe("true: only postings marked remote (their tags hold \"remote\"); false: only those not marked remote."),
+    read: readBoolean,
+    filter: { column: "tag_keys", op: "flag", tag: "remote" },
+    cliHelp: "Only remote postings; --no-remote only the others",
+  }),
+  seniority: param({
+    schema: z.array(z.enum(SENIORITY_LEVELS)).optional().describe(`Only these seniority levels (any of them): ${SENIORITY_LEVELS.join(", ")}. GET: comma-separated, e.g. senior,lead.`),
+    read: (raw, name, via) => readChoices(raw, name, via, SENIORITY_LEVELS, (value) => value.toLowerCase()),
+    filter: { column: "seniority_level", op: "in" },
+    cliHelp: `Seniority levels, comma-separated (${SENIORITY_LEVELS.join(", ")})`,
+  }),
+  employment_type: param({
+    schema: z.array(z.enum(EMPLOYMENT_TYPES)).optional().describe(`Only these employment types (any of them): ${EMPLOYMENT_TYPES.join(", ")}. GET: comma-separated.`),
+    read: (raw, name, via) => readChoices(raw, name, via, EMPLOYMENT_TYPES, (value) => value.toUpperCase().replaceAll("-", "_")),
+    filter: { column: "employment_type", op: "in" },
+    cliHelp: `Employment types, comma-separated (${EMPLOYMENT_TYPES.join(", ")})`,
+  }),
+  tags: param({
+    schema: z.array(z.string()).optional().describe("Only postings tagged with all of these skills (job_tags, case-insensitive), e.g. [\"python\", \"django\"]. GET: comma-separated."),
+    read: (raw, name, via) => readList(raw, name, via)?.map((tag) => tag.toLowerCase()),
+    filter: { column: "tag_keys", op: "all" },
+    cliHelp: "Skills the posting is tagged with, all of them, comma-separated (e.g. python,django)",
+  }),
+  company: param({
+    schema: z.string().optional().describe("Exact company name, case-sensitive (as company_name in the results)."),
+    read: readText,
+    filter: { column: "company_name", op: "eq" },
   }),
   top_k: param({
     schema: z.number().int().optional().describe(`Results per page, 1-${TOP_K_MAX} (default ${TOP_K_DEFAULT}); values outside are clamped.`),
@@ -170,6 +208,29 @@ function readTime(raw: Record<string, unknown>, name: string): number | undefine
   const seconds = parseDateTime(value);
   if (seconds === undefined) throw invalidParameter(`${name} must be a valid date, YYYY-MM-DD or YYYY-MM-DD HH:MM:SS`);
   return seconds;
+}
+
+/** A list: an array of strings (POST, MCP) or a comma-separated string (GET); empty means absent. */
+function readList(raw: Record<string, unknown>, name: string, via: Interface): string[] | undefined {
+  const value = raw[name];
+  if (value === undefined || value === null || value === "") return undefined;
+  const items = via === "get" && typeof value === "string" ? value.split(",").map((item) => item.trim()).filter((item) => item !== "") : value;
+  if (!Array.isArray(items) || items.some((item) => typeof item !== "string")) {
+    throw invalidParameter(`${name} must be ${via === "get" ? "a comma-separated list" : "an array of strings"}`);
+  }
+  if (items.length > LIST_MAX_ITEMS) throw invalidParameter(`${name} takes at most ${LIST_MAX_ITEMS} values`);
+  for (const item of items as string[]) readText({ [name]: item }, name);
+  return items.length === 0 ? undefined : (items as string[]);
+}
+
+/** A list of known values (compared after `normalize`); an unknown one is refused with the valid ones. */
+function readChoices<T extends string>(
+  raw: Record<string, unknown>, name: string, via: Interface, choices: readonly T[], normalize: (value: string) => string,
+): T[] | undefined {
+  const values = readList(raw, name, via)?.map(normalize);
+  const unknown = values?.find((value) => !(choices as readonly string[]).includes(value));
+  if (unknown !== undefined) throw invalidParameter(`${name} must be one or more of: ${choices.join(", ")} (not "${unknown}")`);
+  return values as T[] | undefined;
 }
 
 function readChoice<T extends string>(raw: Record<string, unknown>, name: string, choices: readonly T[]): T | undefined {

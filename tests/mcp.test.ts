@@ -66,7 +66,7 @@ describe("initialize and tools/list", () => {
     }
     const search = tools.find((tool) => tool.name === "search_jobs")!;
     expect(Object.keys(search.inputSchema.properties!).sort()).toEqual(
-      ["city", "collapse", "country", "detail", "min_score", "offset", "query", "since", "sort", "source", "top_k", "until"],
+      ["city", "collapse", "company", "country", "detail", "employment_type", "min_score", "offset", "query", "remote", "seniority", "since", "sort", "source", "tags", "top_k", "until"],
     );
     expect(search.description).toContain("list_cities");
     expect(Object.keys(search.outputSchema!.properties!).sort()).toEqual(["results", "total"]);

@@ -8,13 +8,14 @@ import { colorEnabled, createStyle, renderTable, terminalWidth, type Style } fro
 
 /**
  * A flag for each search parameter the CLI offers (all but the query, a positional, and REST-only
- * ones), from its declaration: `top_k` → `--top-k`; booleans as flags (`--no-collapse`).
+ * ones), from its declaration: `top_k` → `--top-k`; booleans as flags (`--no-collapse`); lists
+ * comma-separated (`--seniority senior,lead`).
  */
 const PARAM_FLAGS = (Object.entries(SEARCH_PARAMS) as Array<[string, ParamSpec<unknown>]>)
   .filter(([name, spec]) => name !== "q" && !spec.restOnly)
   .map(([name, spec]) => {
     const type = (z.toJSONSchema(spec.schema, { io: "input" }) as { type?: string }).type;
-    const kind = type === "boolean" ? "boolean" : type === "integer" || type === "number" ? "number" : "string";
+    const kind = type === "boolean" ? "boolean" : type === "integer" || type === "number" ? "number" : type === "array" ? "list" : "string";
     return { name, flag: name.replaceAll("_", "-"), kind, help: spec.cliHelp ?? spec.schema.description ?? name };
   });
 
@@ -41,7 +42,10 @@ export default defineCommand({
     const body: Record<string, unknown> = { q: args.query };
     for (const { name, flag, kind } of PARAM_FLAGS) {
       const value = (args as Record<string, unknown>)[flag];
-      if (value !== undefined) body[name] = kind === "number" ? toNumber(String(value)) : value;
+      if (value === undefined) continue;
+      if (kind === "number") body[name] = toNumber(String(value));
+      else if (kind === "list") body[name] = String(value).split(",").map((item) => item.trim()).filter((item) => item !== "");
+      else body[name] = value;
     }
     const response = await searchRemote(clientSettings(args), body);
     if (open !== undefined) {

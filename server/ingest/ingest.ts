@@ -230,6 +230,7 @@ function toStoredJob(record: ValidJobRecord, hash: string, vector: Float32Array)
   return {
     ...job,
     publish_ts: parseDateTime(record.publish_time)!,
+    tag_keys: job.job_tags.map((tag) => tag.toLowerCase()),
     content_hash: hash,
     ...terms,
     result_json: JSON.stringify({ id: job.id, ...resultFields(job), ...terms }),

@@ -1,4 +1,4 @@
-import { SEARCH_PARAMS, type ParamSpec, type SearchFilters } from "../../shared/search-params.ts";
+import { SEARCH_PARAMS, type FilterPredicate, type ParamSpec, type SearchFilters } from "../../shared/search-params.ts";
 
 /**
  * The only place that writes a LanceDB predicate: each filter's declared predicate (column and
@@ -11,9 +11,7 @@ export function buildWhere(filters: SearchFilters): string | undefined {
   for (const [name, spec] of Object.entries(SEARCH_PARAMS) as Array<[string, ParamSpec<unknown>]>) {
     const value = (filters as Record<string, unknown>)[name];
     if (value === undefined || spec.filter === undefined) continue;
-    const { column, op } = spec.filter;
-    if (op === "eq") clauses.push(equals(column, String(value)));
-    else clauses.push(`${column} ${op === "gt" ? ">" : "<"} ${number(value as number)}`);
+    clauses.push(predicate(spec.filter, value));
   }
   return clauses.length === 0 ? undefined : clauses.join(" AND ");
 }
@@ -29,6 +27,23 @@ export function quote(value: string): string {
 }
 
 // --- internal ---
+
+function predicate(filter: FilterPredicate, value: unknown): string {
+  const { column } = filter;
+  switch (filter.op) {
+    case "eq":
+      return equals(column, String(value));
+    case "gt":
+    case "lt":
+      return `${column} ${filter.op === "gt" ? ">" : "<"} ${number(value as number)}`;
+    case "in":
+      return `${column} IN (${(value as string[]).map(quote).join(", ")})`;
+    case "all":
+      return (value as string[]).map((item) => (item.includes("\u0000") ? "false" : `array_has(${column}, ${quote(item)})`)).join(" AND ");
+    case "flag":
+      return `${value ? "" : "NOT "}array_has(${column}, ${quote(filter.tag)})`;
+  }
+}
 
 /** No stored value holds NUL (ingest removes it), so a value with NUL matches nothing rather than something trimmed. */
 function equals(column: string, value: string): string {

@@ -20,6 +20,8 @@ export interface StoredJob {
   base_salary: string | null;
   job_url: string;
   job_tags: string[];
+  /** job_tags lowercased: what the tags and remote filters compare with. */
+  tag_keys: string[];
   data_source: string;
   seniority_level: string | null;
   employment_type: string | null;
@@ -58,6 +60,7 @@ export function jobsSchema(modelId: string, dimension: number): Schema {
     text("base_salary"),
     text("job_url", false),
     new Field("job_tags", new List(new Field("item", new Utf8(), true)), true),
+    new Field("tag_keys", new List(new Field("item", new Utf8(), true)), false),
     text("data_source", false),
     text("seniority_level"),
     text("employment_type"),
