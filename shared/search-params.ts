@@ -1,7 +1,11 @@
 import { z } from "zod";
-import { AppError, invalidParameter } from "./errors.ts";
-import { COUNTRY_PATTERN } from "./job.ts";
-import { parseDateTime } from "./time.ts";
+import { invalidParameter } from "./errors.ts";
+import {
+  FILTER_MAX_LENGTH, LIST_MAX_ITEMS, QUERY_MAX_LENGTH, type Interface, type SalaryBound,
+  readBoolean, readChoice, readChoices, readCountry, readCurrency, readInteger, readList, readNumber, readQuery, readSalary, readText, readTime,
+} from "./param-readers.ts";
+
+export { FILTER_MAX_LENGTH, LIST_MAX_ITEMS, QUERY_MAX_LENGTH, type Interface, type SalaryBound };
 
 /*
  * Every search parameter, declared once. From these declarations come the validation and its exact
@@ -12,16 +16,11 @@ import { parseDateTime } from "./time.ts";
 
 export const TOP_K_DEFAULT = 20;
 export const TOP_K_MAX = 100;
-export const QUERY_MAX_LENGTH = 1000;
-export const FILTER_MAX_LENGTH = 256;
 /**
  * Deepest result a page may reach (offset + top_k), as search engines cap their result window: the
  * retrievers bring 2 × (offset + top_k) candidates each, all ranked, so the window bounds a request's work.
  */
 export const RESULT_WINDOW_MAX = 1_000;
-
-/** Where a request comes in: REST GET (a query string: numbers and booleans as text), REST POST, or MCP. */
-export type Interface = "get" | "post" | "mcp";
 
 /**
  * How a filter narrows the postings: its column equal to, after or before the value, one of a list
@@ -29,14 +28,14 @@ export type Interface = "get" | "post" | "mcp";
  */
 export type FilterPredicate =
   | { column: string; op: "eq" | "gt" | "lt" | "in" | "all" }
-  | { column: string; op: "flag"; tag: string };
+  | { column: string; op: "flag"; tag: string }
+  /** A salary bound (SalaryBound): the column, in USD, at least (`salary_at_least`) or at most the amount converted to USD. */
+  | { column: string; op: "salary_at_least" | "salary_at_most" };
 
 /** The seniority levels of the data (shared data README; JobSpy's job levels map onto them). */
 export const SENIORITY_LEVELS = ["intern", "junior", "mid", "senior", "lead", "director", "executive"] as const;
 /** The employment types of the data. */
 export const EMPLOYMENT_TYPES = ["FULL_TIME", "PART_TIME", "CONTRACTOR", "INTERN", "TEMPORARY"] as const;
-/** Most values one list filter takes. */
-export const LIST_MAX_ITEMS = 20;
 
 export interface ParamSpec<T> {
   /** The schema that documents the parameter (OpenAPI, the MCP inputSchema); validation is `read`'s. */
@@ -116,6 +115,24 @@ export const SEARCH_PARAMS = {
     read: readText,
     filter: { column: "company_name", op: "eq" },
   }),
+  salary_min: param({
+    schema: z.number().min(0).optional().describe("Only postings whose annual salary reaches this (their maximum ≥ it), per year in salary_currency. Postings without a salary are left out unless include_unknown_salary."),
+    read: (raw, name, via) => readSalary(raw, name, via),
+    filter: { column: "salary_max_usd", op: "salary_at_least" },
+  }),
+  salary_max: param({
+    schema: z.number().min(0).optional().describe("Only postings whose annual salary starts at or below this (their minimum ≤ it), per year in salary_currency."),
+    read: (raw, name, via) => readSalary(raw, name, via),
+    filter: { column: "salary_min_usd", op: "salary_at_most" },
+  }),
+  salary_currency: param({
+    schema: z.string().optional().describe("The currency of salary_min and salary_max (ISO 4217, default USD); salaries in other currencies are compared after conversion."),
+    read: readCurrency,
+  }),
+  include_unknown_salary: param({
+    schema: z.boolean().optional().describe("true: a salary filter keeps postings that state no salary."),
+    read: readBoolean,
+  }),
   top_k: param({
     schema: z.number().int().optional().describe(`Results per page, 1-${TOP_K_MAX} (default ${TOP_K_DEFAULT}); values outside are clamped.`),
     read: (raw, name, via) => {
@@ -169,103 +186,4 @@ export type SearchFilters = { [K in FilterName]?: Value<K> };
 /** The name a parameter has on an interface: the query is `q` on REST and `query` on MCP. */
 export function wireName(name: SearchParamName, via: Interface): string {
   return name === "q" && via === "mcp" ? "query" : name;
-}
-
-// --- internal ---
-
-function readQuery(raw: Record<string, unknown>, name: string): string {
-  const query = raw[name];
-  if (query === undefined || query === null || (typeof query === "string" && query.trim() === "")) {
-    throw new AppError("MISSING_QUERY", `${name} is required`);
-  }
-  if (typeof query !== "string") throw invalidParameter(`${name} must be a string`);
-  if (!query.isWellFormed()) throw invalidParameter(`${name} must be valid Unicode text`);
-  if (query.length > QUERY_MAX_LENGTH) throw invalidParameter(`${name} must be at most ${QUERY_MAX_LENGTH} characters`);
-  return query.trim();
-}
-
-/** Optional string parameter; empty means absent (as HTML forms send it). */
-function readText(raw: Record<string, unknown>, name: string): string | undefined {
-  const value = raw[name];
-  if (value === undefined || value === null || value === "") return undefined;
-  if (typeof value !== "string") throw invalidParameter(`${name} must be a string`);
-  if (!value.isWellFormed()) throw invalidParameter(`${name} must be valid Unicode text`);
-  if (value.length > FILTER_MAX_LENGTH) throw invalidParameter(`${name} must be at most ${FILTER_MAX_LENGTH} characters`);
-  return value;
-}
-
-function readCountry(raw: Record<string, unknown>, name: string): string | undefined {
-  const value = readText(raw, name);
-  if (value !== undefined && !COUNTRY_PATTERN.test(value)) {
-    throw invalidParameter(`${name} must be two uppercase letters (ISO 3166-1 alpha-2), e.g. US`);
-  }
-  return value;
-}
-
-function readTime(raw: Record<string, unknown>, name: string): number | undefined {
-  const value = readText(raw, name);
-  if (value === undefined) return undefined;
-  const seconds = parseDateTime(value);
-  if (seconds === undefined) throw invalidParameter(`${name} must be a valid date, YYYY-MM-DD or YYYY-MM-DD HH:MM:SS`);
-  return seconds;
-}
-
-/** A list: an array of strings (POST, MCP) or a comma-separated string (GET); empty means absent. */
-function readList(raw: Record<string, unknown>, name: string, via: Interface): string[] | undefined {
-  const value = raw[name];
-  if (value === undefined || value === null || value === "") return undefined;
-  const items = via === "get" && typeof value === "string" ? value.split(",").map((item) => item.trim()).filter((item) => item !== "") : value;
-  if (!Array.isArray(items) || items.some((item) => typeof item !== "string")) {
-    throw invalidParameter(`${name} must be ${via === "get" ? "a comma-separated list" : "an array of strings"}`);
-  }
-  if (items.length > LIST_MAX_ITEMS) throw invalidParameter(`${name} takes at most ${LIST_MAX_ITEMS} values`);
-  for (const item of items as string[]) readText({ [name]: item }, name);
-  return items.length === 0 ? undefined : (items as string[]);
-}
-
-/** A list of known values (compared after `normalize`); an unknown one is refused with the valid ones. */
-function readChoices<T extends string>(
-  raw: Record<string, unknown>, name: string, via: Interface, choices: readonly T[], normalize: (value: string) => string,
-): T[] | undefined {
-  const values = readList(raw, name, via)?.map(normalize);
-  const unknown = values?.find((value) => !(choices as readonly string[]).includes(value));
-  if (unknown !== undefined) throw invalidParameter(`${name} must be one or more of: ${choices.join(", ")} (not "${unknown}")`);
-  return values as T[] | undefined;
-}
-
-function readChoice<T extends string>(raw: Record<string, unknown>, name: string, choices: readonly T[]): T | undefined {
-  const value = readText(raw, name);
-  if (value === undefined) return undefined;
-  if (!(choices as readonly string[]).includes(value)) throw invalidParameter(`${name} must be one of: ${choices.join(", ")}`);
-  return value as T;
-}
-
-function readBoolean(raw: Record<string, unknown>, name: string, via: Interface): boolean | undefined {
-  const value = raw[name];
-  if (value === undefined || value === null || value === "") return undefined;
-  if (typeof value === "boolean") return value;
-  if (via === "get" && (value === "true" || value === "false")) return value === "true";
-  throw invalidParameter(`${name} must be true or false`);
-}
-
-function readNumber(raw: Record<string, unknown>, name: string, via: Interface): number | undefined {
-  const value = raw[name];
-  if (value === undefined || value === null || value === "") return undefined;
-  const parsed =
-    typeof value === "number" ? value
-    : via === "get" && typeof value === "string" && /^[+-]?(\d+\.?\d*|\.\d+)$/.test(value.trim()) ? Number(value)
-    : Number.NaN;
-  if (!Number.isFinite(parsed)) throw invalidParameter(`${name} must be a number`);
-  return parsed;
-}
-
-function readInteger(raw: Record<string, unknown>, name: string, via: Interface): number | undefined {
-  const value = raw[name];
-  if (value === undefined || value === null || value === "") return undefined;
-  const parsed =
-    typeof value === "number" ? value
-    : via === "get" && typeof value === "string" && /^[+-]?\d+$/.test(value.trim()) ? Number(value)
-    : Number.NaN;
-  if (!Number.isInteger(parsed)) throw invalidParameter(`${name} must be an integer`);
-  return parsed;
 }

@@ -2,6 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { fixturePostings } from "./fixtures/postings.ts";
+import { annualSalary } from "../server/ingest/salary.ts";
 import { runCli, startTestServer, type TestServer } from "./helpers.ts";
 
 /**
@@ -10,11 +11,11 @@ import { runCli, startTestServer, type TestServer } from "./helpers.ts";
  */
 const base = fixturePostings()[0]!;
 const POSTINGS = [
-  { id: "f1", job_title: "Python Engineer", company_name: "Acme", seniority_level: "senior", employment_type: "FULL_TIME", job_tags: ["Python", "Django", "remote"] },
-  { id: "f2", job_title: "Python Developer", company_name: "Acme", seniority_level: "junior", employment_type: "PART_TIME", job_tags: ["Python"] },
-  { id: "f3", job_title: "Python Intern", company_name: "O'Brien & Co", seniority_level: "intern", employment_type: "INTERN", job_tags: ["python", "internship", "Remote"] },
-  { id: "f4", job_title: "Python Lead", company_name: "Globex", seniority_level: "lead", employment_type: "CONTRACTOR", job_tags: ["Python", "Django"] },
-  { id: "f5", job_title: "Python Engineer", company_name: "Initech", seniority_level: null, employment_type: null, job_tags: [] },
+  { id: "f1", job_title: "Python Engineer", company_name: "Acme", seniority_level: "senior", employment_type: "FULL_TIME", job_tags: ["Python", "Django", "remote"], base_salary: "120000.00-150000.00 USD/YEAR" },
+  { id: "f2", job_title: "Python Developer", company_name: "Acme", seniority_level: "junior", employment_type: "PART_TIME", job_tags: ["Python"], base_salary: "50.00-60.00 USD/HOUR" },
+  { id: "f3", job_title: "Python Intern", company_name: "O'Brien & Co", seniority_level: "intern", employment_type: "INTERN", job_tags: ["python", "internship", "Remote"], base_salary: "3000.00-4000.00 EUR/MONTH" },
+  { id: "f4", job_title: "Python Lead", company_name: "Globex", seniority_level: "lead", employment_type: "CONTRACTOR", job_tags: ["Python", "Django"], base_salary: "80000.00-90000.00 GBP/YEAR" },
+  { id: "f5", job_title: "Python Engineer", company_name: "Initech", seniority_level: null, employment_type: null, job_tags: [], base_salary: null },
 ].map((p, i) => ({ ...base, ...p, job_url: `https://jobs.example.com/f${i}`, job_description: `${p.job_title} writing Python services.` }));
 
 let t: TestServer;
@@ -60,6 +61,11 @@ describe.each([
   ["tags=python,django", { tags: ["python", "DJANGO"] }, ["--tags", "python,django"], ["f1", "f4"]],
   ["company=Acme", { company: "Acme" }, ["--company", "Acme"], ["f1", "f2"]],
   ["company=O'Brien %26 Co", { company: "O'Brien & Co" }, ["--company", "O'Brien & Co"], ["f3"]],
+  // Annual USD: f1 120–150k, f2 104–124.8k (hourly × 2,080), f3 46.6–62.1k (EUR monthly × 12), f4 120.8–135.9k (GBP).
+  ["salary_min=100000", { salary_min: 100000 }, ["--salary-min", "100000"], ["f1", "f2", "f4"]],
+  ["salary_min=100000&include_unknown_salary=true", { salary_min: 100000, include_unknown_salary: true }, ["--salary-min", "100000", "--include-unknown-salary"], ["f1", "f2", "f4", "f5"]],
+  ["salary_max=50000", { salary_max: 50000 }, ["--salary-max", "50000"], ["f3"]],
+  ["salary_min=100000&salary_currency=EUR", { salary_min: 100000, salary_currency: "EUR" }, ["--salary-min", "100000", "--salary-currency", "EUR"], ["f1", "f4"]],
 ] as const)("%s", (query, body, flags, expected) => {
   test("REST GET and POST, MCP and the CLI agree", async () => {
     const got = await get(query);
@@ -91,6 +97,20 @@ test("unknown values are refused with the valid ones; hostile values match nothi
     expect(ids((await post({ company: hostile })).body)).toEqual([]);
     expect(ids((await post({ tags: [hostile] })).body)).toEqual([]);
   }
+  const currency = await get("salary_min=1&salary_currency=XYZ");
+  expect(currency.status).toBe(400);
+  expect(currency.body.error).toStartWith("salary_currency must be one of: AUD, BRL, CAD, CHF, CNY, DKK, EUR, GBP");
+  expect((await post({ salary_min: -5 })).body.error).toBe("salary_min must be a number >= 0");
   const viaMcp = await mcp({ seniority: ["wizard"] });
   expect(viaMcp).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringContaining("seniority must be one or more of") }] });
+});
+
+test.each([
+  ["50.00-60.00 USD/HOUR", { salary_currency: "USD", salary_min: 104_000, salary_max: 124_800, salary_min_usd: 104_000, salary_max_usd: 124_800 }],
+  ["200.00-300.00 USD/DAY", { salary_min: 52_000, salary_max: 78_000 }],
+  ["1000.00-2000.00 USD/WEEK", { salary_min: 52_000, salary_max: 104_000 }],
+  ["3000.00-4000.00 EUR/MONTH", { salary_currency: "EUR", salary_min: 36_000, salary_max: 48_000, salary_min_usd: 46_580, salary_max_usd: 62_107 }],
+  ["30000.00-40000.00 ZZZ/YEAR", { salary_currency: "ZZZ", salary_min: 30_000, salary_max: 40_000, salary_min_usd: null, salary_max_usd: null }],
+])("a salary of %s is stored per year, in its currency and in USD", (text, expected) => {
+  expect(annualSalary(text)).toMatchObject(expected);
 });

@@ -66,7 +66,10 @@ describe("initialize and tools/list", () => {
     }
     const search = tools.find((tool) => tool.name === "search_jobs")!;
     expect(Object.keys(search.inputSchema.properties!).sort()).toEqual(
-      ["city", "collapse", "company", "country", "detail", "employment_type", "min_score", "offset", "query", "remote", "seniority", "since", "sort", "source", "tags", "top_k", "until"],
+      [
+        "city", "collapse", "company", "country", "detail", "employment_type", "include_unknown_salary", "min_score", "offset", "query", "remote",
+        "salary_currency", "salary_max", "salary_min", "seniority", "since", "sort", "source", "tags", "top_k", "until",
+      ],
     );
     expect(search.description).toContain("list_cities");
     expect(Object.keys(search.outputSchema!.properties!).sort()).toEqual(["results", "total"]);

@@ -8,6 +8,7 @@ import type { JobStore } from "../store/store.ts";
 import { updateVectorIndex, VECTOR_INDEX_MIN_ROWS, type IndexUpdate, type IndexWork } from "../store/index-maintenance.ts";
 import { writeLock, type LeaseHolder, type WriteLease, type WriteLock } from "../store/write-lease.ts";
 import { openRecords, type RawRecord, type ReadOptions, type RecordSource } from "./read.ts";
+import { annualSalary } from "./salary.ts";
 import { validateRecord } from "./validate.ts";
 
 export interface IngestOptions {
@@ -231,6 +232,7 @@ function toStoredJob(record: ValidJobRecord, hash: string, vector: Float32Array)
     ...job,
     publish_ts: parseDateTime(record.publish_time)!,
     tag_keys: job.job_tags.map((tag) => tag.toLowerCase()),
+    ...annualSalary(job.base_salary),
     content_hash: hash,
     ...terms,
     result_json: JSON.stringify({ id: job.id, ...resultFields(job), ...terms }),

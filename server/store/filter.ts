@@ -1,4 +1,6 @@
-import { SEARCH_PARAMS, type FilterPredicate, type ParamSpec, type SearchFilters } from "../../shared/search-params.ts";
+import { invalidParameter } from "../../shared/errors.ts";
+import { SEARCH_PARAMS, type FilterPredicate, type ParamSpec, type SalaryBound, type SearchFilters } from "../../shared/search-params.ts";
+import { KNOWN_CURRENCIES, toUsd } from "../ingest/salary.ts";
 
 /**
  * The only place that writes a LanceDB predicate: each filter's declared predicate (column and
@@ -42,6 +44,14 @@ function predicate(filter: FilterPredicate, value: unknown): string {
       return (value as string[]).map((item) => (item.includes("\u0000") ? "false" : `array_has(${column}, ${quote(item)})`)).join(" AND ");
     case "flag":
       return `${value ? "" : "NOT "}array_has(${column}, ${quote(filter.tag)})`;
+    case "salary_at_least":
+    case "salary_at_most": {
+      const bound = value as SalaryBound;
+      const usd = toUsd(bound.amount, bound.currency);
+      if (usd === null) throw invalidParameter(`salary_currency must be one of: ${KNOWN_CURRENCIES.join(", ")}`);
+      const compared = `${column} ${filter.op === "salary_at_least" ? ">=" : "<="} ${number(usd)}`;
+      return bound.includeUnknown ? `(${compared} OR ${column} IS NULL)` : compared;
+    }
   }
 }
 

@@ -18,6 +18,12 @@ export interface StoredJob {
   /** Epoch seconds (UTC) of publish_time, for range filters. */
   publish_ts: number;
   base_salary: string | null;
+  /** base_salary per year (see ingest/salary.ts): its currency, amounts in it and in USD; null when unknown. */
+  salary_currency: string | null;
+  salary_min: number | null;
+  salary_max: number | null;
+  salary_min_usd: number | null;
+  salary_max_usd: number | null;
   job_url: string;
   job_tags: string[];
   /** job_tags lowercased: what the tags and remote filters compare with. */
@@ -58,6 +64,11 @@ export function jobsSchema(modelId: string, dimension: number): Schema {
     text("publish_time", false),
     new Field("publish_ts", new Float64(), false),
     text("base_salary"),
+    text("salary_currency"),
+    new Field("salary_min", new Float64(), true),
+    new Field("salary_max", new Float64(), true),
+    new Field("salary_min_usd", new Float64(), true),
+    new Field("salary_max_usd", new Float64(), true),
     text("job_url", false),
     new Field("job_tags", new List(new Field("item", new Utf8(), true)), true),
     new Field("tag_keys", new List(new Field("item", new Utf8(), true)), false),
