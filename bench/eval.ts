@@ -15,10 +15,13 @@ import type { Retrieval } from "../shared/search.ts";
 import { openEvalData } from "./relevance/dataset.ts";
 import { K, MODES, countRelevant, evaluateMode, type CountedQuery, type ModeOutcome } from "./relevance/evaluate.ts";
 import { checkJudge } from "./relevance/judge.ts";
-import { QUERIES } from "./relevance/queries.ts";
+import { CONSTRAINT_QUERIES, TYPO_QUERIES } from "./relevance/constraint-queries.ts";
+import { QUERIES as FIRST_SET } from "./relevance/queries.ts";
 import { describeFilters, perQueryTable, queryDetail, showRegex, summaryTable } from "./relevance/report.ts";
 
 const RESULTS = resolve(import.meta.dir, "results/eval.json");
+/** The first judged set (the ranking weights are fitted on it), then the constraint and misspelled sets (never fitted on). */
+const QUERIES = [...FIRST_SET, ...CONSTRAINT_QUERIES, ...TYPO_QUERIES];
 /** Fewer relevant postings than this make P@10 of a query depend on a handful of postings. */
 const FEW_RELEVANT = 15;
 
@@ -38,10 +41,11 @@ const data = await openEvalData(Bun.env, { rebuild: args.rebuild });
 const deps = { store: data.store, embedder: data.embedder };
 try {
   const queries = countRelevant(QUERIES, data.records);
+  const byUrl = new Map(data.records.map((record) => [record.job_url, record]));
   if (only !== undefined) {
     const query = queries[only - 1]!;
     for (const mode of modes) {
-      const outcome = await evaluateMode(deps, mode, [query], 1);
+      const outcome = await evaluateMode(deps, mode, [query], 1, byUrl);
       console.log(`${queryDetail(query, outcome.queries[0]!, mode)}\n`);
     }
   } else {
@@ -51,7 +55,7 @@ try {
     const outcomes: ModeOutcome[] = [];
     for (const mode of modes) {
       console.error(`evaluating ${mode}: ${queries.length} queries, ${rounds} timed passes after a warm-up`);
-      outcomes.push(await evaluateMode(deps, mode, queries, rounds));
+      outcomes.push(await evaluateMode(deps, mode, queries, rounds, byUrl));
     }
     const postings = await data.store.count();
     console.log(`## Relevance: ${queries.length} judged queries, ${postings} postings, model ${data.embedder.modelId}, top ${K}\n`);

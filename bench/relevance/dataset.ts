@@ -23,7 +23,7 @@ const TEST_MODELS_DIR = join(ROOT, "tests/.cache/models");
 /** Where the offline model is built when the tests have not built it yet. */
 const EVAL_MODELS_DIR = join(ROOT, "bench/.data/models");
 
-export type EvalRecord = FilterableRecord & JudgedPosting & { id: string };
+export type EvalRecord = FilterableRecord & JudgedPosting & { id: string; job_url: string };
 
 export interface EvalData {
   store: JobStore;

@@ -7,7 +7,9 @@ import type { JudgedQuery, QueryKind } from "./queries.ts";
 import type { EvalRecord } from "./dataset.ts";
 
 export const MODES = ["bm25", "vector", "hybrid"] as const satisfies readonly Retrieval[];
-export const KINDS = ["keyword", "paraphrase", "chinese", "filtered"] as const satisfies readonly QueryKind[];
+export const KINDS = ["keyword", "paraphrase", "chinese", "filtered", "constraint", "typo"] as const satisfies readonly QueryKind[];
+/** The kinds the overall figure covers: the first judged set, so it stays comparable across versions. */
+const OVERALL_KINDS: readonly QueryKind[] = ["keyword", "paraphrase", "chinese", "filtered"];
 export const K = 10;
 const SNIPPET_CHARS = 160;
 
@@ -47,6 +49,8 @@ export interface Aggregate {
 export interface ModeOutcome {
   mode: Retrieval;
   byKind: Record<QueryKind, Aggregate>;
+  /** The held-out part of each kind that has one (constraint, typo). */
+  heldOutByKind: Partial<Record<QueryKind, Aggregate>>;
   overall: Aggregate;
   latency: { p50: number; p99: number; samples: number };
   queries: QueryOutcome[];
@@ -65,7 +69,13 @@ export function countRelevant(queries: JudgedQuery[], records: EvalRecord[]): Co
  * Runs every query in one retrieval mode: a warm-up pass, then `rounds` timed passes; the first
  * timed pass is judged. P@10 and nDCG@10 are averaged per kind and over all queries (macro).
  */
-export async function evaluateMode(deps: SearchDeps, mode: Retrieval, queries: CountedQuery[], rounds: number): Promise<ModeOutcome> {
+/**
+ * Runs every query `rounds` times in `mode` and judges its page; a constraint query's results are
+ * judged on their full records (`records` by job_url: a result carries no country).
+ */
+export async function evaluateMode(
+  deps: SearchDeps, mode: Retrieval, queries: CountedQuery[], rounds: number, records = new Map<string, EvalRecord>(),
+): Promise<ModeOutcome> {
   for (const query of queries) await search(deps, mode, query);
   const outcomes = new Map<number, QueryOutcome>();
   for (let round = 0; round < rounds; round++) {
@@ -73,7 +83,7 @@ export async function evaluateMode(deps: SearchDeps, mode: Retrieval, queries: C
       const started = performance.now();
       const page = await search(deps, mode, query);
       const elapsed = performance.now() - started;
-      const outcome = outcomes.get(query.number) ?? judge(query, page);
+      const outcome = outcomes.get(query.number) ?? judge(query, page, records);
       outcome.latencyMs.push(elapsed);
       outcomes.set(query.number, outcome);
     }
@@ -83,10 +93,15 @@ export async function evaluateMode(deps: SearchDeps, mode: Retrieval, queries: C
   const byKind = Object.fromEntries(
     KINDS.map((kind) => [kind, aggregate(results.filter((_, i) => queries[i]!.kind === kind))]),
   ) as Record<QueryKind, Aggregate>;
+  const heldOutByKind = Object.fromEntries(
+    KINDS.filter((kind) => queries.some((q) => q.kind === kind && q.heldOut))
+      .map((kind) => [kind, aggregate(results.filter((_, i) => queries[i]!.kind === kind && queries[i]!.heldOut))]),
+  );
   return {
     mode,
     byKind,
-    overall: aggregate(results),
+    heldOutByKind,
+    overall: aggregate(results.filter((_, i) => OVERALL_KINDS.includes(queries[i]!.kind))),
     latency: { p50: percentile(samples, 50), p99: percentile(samples, 99), samples: samples.length },
     queries: results,
   };
@@ -106,13 +121,13 @@ function search(deps: SearchDeps, mode: Retrieval, query: CountedQuery): Promise
   return searchJobs(deps, { ...request, filters: query.filters ?? {}, retrieval: mode });
 }
 
-function judge(query: CountedQuery, page: JobResult[]): QueryOutcome {
+function judge(query: CountedQuery, page: JobResult[], records: Map<string, EvalRecord>): QueryOutcome {
   // Pages are displayed newest first; the score is monotone in relevance, so it restores the ranking.
   const ranked = [...page]
     .sort((a, b) => b.score - a.score)
     .map((job) => ({
       score: job.score,
-      relevant: isRelevant(query, job),
+      relevant: isRelevant(query, query.fields ? (records.get(job.job_url) ?? job) : job),
       job_title: job.job_title ?? "",
       city: job.city ?? "",
       publish_time: job.publish_time,

@@ -1,5 +1,6 @@
 import type { SearchFilters } from "../../shared/search.ts";
 import { parseDateTime } from "../../shared/time.ts";
+import type { FieldJudge } from "./constraint-queries.ts";
 import type { JudgedQuery } from "./queries.ts";
 
 /** What a judge reads of a posting: the same fields on a search result and on a record of the data file. */
@@ -7,6 +8,11 @@ export interface JudgedPosting {
   job_title?: string | null;
   job_description?: string | null;
   job_tags?: string[] | null;
+  city?: string | null;
+  country?: string | null;
+  seniority_level?: string | null;
+  employment_type?: string | null;
+  publish_time?: string;
 }
 
 /** The part of a posting a reader decides on: its title and the start of its description. */
@@ -14,8 +20,23 @@ export const JUDGED_DESCRIPTION_CHARS = 300;
 
 /** Whether `posting` is relevant to `query` by the query's transparent judge. */
 export function isRelevant(query: JudgedQuery, posting: JudgedPosting): boolean {
+  if (query.fields !== undefined && !meetsFields(query.fields, posting)) return false;
   if (query.relevant.test(judgedText(posting))) return true;
   return query.tags !== undefined && (posting.job_tags ?? []).some((tag) => wholeMatch(query.tags!, tag));
+}
+
+/** Whether the posting's raw fields meet every condition of a constraint query. */
+export function meetsFields(fields: FieldJudge, posting: JudgedPosting): boolean {
+  const tags = (posting.job_tags ?? []).map((tag) => tag.toLowerCase());
+  if (fields.cities && !fields.cities.includes(posting.city ?? "")) return false;
+  if (fields.countries && !fields.countries.includes(posting.country ?? "")) return false;
+  if (fields.remote !== undefined && tags.includes("remote") !== fields.remote) return false;
+  if (fields.seniority && !fields.seniority.includes(posting.seniority_level ?? "") && !fields.seniorityTitle?.test(posting.job_title ?? "")) return false;
+  if (fields.employment && !fields.employment.includes(posting.employment_type ?? "") && !(fields.employmentTags ?? []).some((tag) => tags.includes(tag))) {
+    return false;
+  }
+  if (fields.year !== undefined && !String(posting.publish_time ?? "").startsWith(String(fields.year))) return false;
+  return true;
 }
 
 export function judgedText(posting: JudgedPosting): string {

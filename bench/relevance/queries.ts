@@ -11,8 +11,9 @@
  */
 import type { SearchFilters } from "../../shared/search.ts";
 import { parseDateTime } from "../../shared/time.ts";
+import type { FieldJudge } from "./constraint-queries.ts";
 
-export type QueryKind = "keyword" | "paraphrase" | "chinese" | "filtered";
+export type QueryKind = "keyword" | "paraphrase" | "chinese" | "filtered" | "constraint" | "typo";
 
 export interface JudgedQuery {
   query: string;
@@ -22,6 +23,10 @@ export interface JudgedQuery {
   relevant: RegExp;
   /** Also relevant when one whole tag matches this. */
   tags?: RegExp;
+  /** Conditions on the posting's raw fields that must hold too (constraint-queries.ts). */
+  fields?: FieldJudge;
+  /** Reported, never tuned on. */
+  heldOut?: boolean;
 }
 
 // Judges, most of them shared by a keyword query and a paraphrase: the same need in other words.

@@ -6,14 +6,18 @@ import type { CountedQuery, ModeOutcome, QueryOutcome } from "./evaluate.ts";
 export function summaryTable(outcomes: ModeOutcome[]): string {
   const header = [
     "mode", "keyword P@10", "keyword nDCG@10", "paraphrase P@10", "paraphrase nDCG@10",
-    "chinese P@10", "filtered P@10", "overall P@10", "p50 ms", "p99 ms",
+    "chinese P@10", "filtered P@10", "overall P@10", "constraint P@10 (held-out)", "typo P@10 (held-out)", "p50 ms", "p99 ms",
   ];
-  const rows = outcomes.map(({ mode, byKind, overall, latency }) => [
+  const withHeldOut = (all: { precision: number; queries: number }, held?: { precision: number }) =>
+    all.queries === 0 ? "—" : `${fixed(all.precision)} (${held ? fixed(held.precision) : "—"})`;
+  const rows = outcomes.map(({ mode, byKind, heldOutByKind, overall, latency }) => [
     mode,
     fixed(byKind.keyword.precision), fixed(byKind.keyword.ndcg),
     fixed(byKind.paraphrase.precision), fixed(byKind.paraphrase.ndcg),
     fixed(byKind.chinese.precision), fixed(byKind.filtered.precision),
-    fixed(overall.precision), latency.p50.toFixed(1), latency.p99.toFixed(1),
+    fixed(overall.precision),
+    withHeldOut(byKind.constraint, heldOutByKind.constraint), withHeldOut(byKind.typo, heldOutByKind.typo),
+    latency.p50.toFixed(1), latency.p99.toFixed(1),
   ]);
   return markdownTable(header, rows);
 }
