@@ -149,6 +149,26 @@ describe("search page in Chromium", () => {
     await shot("city");
   });
 
+  test("filters by seniority and employment type from the page, and keeps them in the address", async () => {
+    try {
+      await page.fill("#city", "");
+      await page.selectOption("#seniority", "senior");
+      await searchFor("backend engineer");
+      const titles = await cards().locator(".card-title").allTextContents();
+      expect(titles.length).toBeGreaterThan(0);
+      expect(titles.every((title) => title.startsWith("Senior"))).toBe(true);
+      expect(page.url()).toContain("seniority=senior");
+      // The fixture's senior postings are none of them full-time: the two filters together leave nothing.
+      await page.selectOption("#employment_type", "FULL_TIME");
+      await searchFor("backend engineer");
+      expect(await cards().count()).toBe(0);
+      expect(page.url()).toContain("employment_type=FULL_TIME");
+    } finally {
+      await page.selectOption("#seniority", "");
+      await page.selectOption("#employment_type", "");
+    }
+  });
+
   test("pages forward and back with offset and top_k", async () => {
     await page.fill("#city", "");
     await page.selectOption("#top_k", "10");

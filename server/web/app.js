@@ -4,7 +4,7 @@ import { card } from "./card.js";
 
 /** The deepest result the service pages to (offset + top_k; RESULT_WINDOW_MAX in shared/search-params.ts). */
 const RESULT_WINDOW = 1000;
-const FILTERS = ["city", "country", "since", "source", "sort", "top_k"];
+const FILTERS = ["city", "country", "since", "source", "remote", "seniority", "employment_type", "sort", "top_k"];
 
 const $ = (id) => document.getElementById(id);
 const ui = {
