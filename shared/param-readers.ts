@@ -15,6 +15,24 @@ export const LIST_MAX_ITEMS = 20;
 /** Where a request comes in: REST GET (a query string: numbers and booleans as text), REST POST, or MCP. */
 export type Interface = "get" | "post" | "mcp";
 
+/** The near filter's value: a place a person names and the radius around it. */
+export interface NearBound {
+  place: string;
+  radiusKm: number;
+}
+
+/** Default radius of `near` when `radius_km` is not given. */
+export const NEAR_RADIUS_KM_DEFAULT = 25;
+
+/** A place with radius_km read beside it (a radius alone says nothing). */
+export function readNear(raw: Record<string, unknown>, name: string, via: Interface): NearBound | undefined {
+  const place = readText(raw, name);
+  if (place === undefined) return undefined;
+  const radiusKm = readNumber(raw, "radius_km", via) ?? NEAR_RADIUS_KM_DEFAULT;
+  if (!(radiusKm > 0 && radiusKm <= 20_000)) throw invalidParameter("radius_km must be a number above 0 and at most 20000");
+  return { place, radiusKm };
+}
+
 /** A salary filter's value: an annual amount in a currency, and whether postings without a salary pass too. */
 export interface SalaryBound {
   amount: number;

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { invalidParameter } from "./errors.ts";
 import {
-  FILTER_MAX_LENGTH, LIST_MAX_ITEMS, QUERY_MAX_LENGTH, type Interface, type SalaryBound,
+  FILTER_MAX_LENGTH, LIST_MAX_ITEMS, NEAR_RADIUS_KM_DEFAULT, QUERY_MAX_LENGTH, type Interface, type NearBound, type SalaryBound, readNear,
   readBoolean, readChoice, readChoices, readCountry, readCurrency, readInteger, readList, readNumber, readQuery, readSalary, readText, readTime,
 } from "./param-readers.ts";
 
-export { FILTER_MAX_LENGTH, LIST_MAX_ITEMS, QUERY_MAX_LENGTH, type Interface, type SalaryBound };
+export { FILTER_MAX_LENGTH, LIST_MAX_ITEMS, QUERY_MAX_LENGTH, type Interface, type NearBound, type SalaryBound };
 
 /*
  * Every search parameter, declared once. From these declarations come the validation and its exact
@@ -30,7 +30,9 @@ export type FilterPredicate =
   | { column: string; op: "eq" | "gt" | "lt" | "in" | "all" }
   | { column: string; op: "flag"; tag: string }
   /** A salary bound (SalaryBound): the column, in USD, at least (`salary_at_least`) or at most the amount converted to USD. */
-  | { column: string; op: "salary_at_least" | "salary_at_most" };
+  | { column: string; op: "salary_at_least" | "salary_at_most" }
+  /** Within `radiusKm` of a named place (NearBound), the column naming the latitude; its longitude is `lon`. */
+  | { column: string; op: "near" };
 
 /** The seniority levels of the data (shared data README; JobSpy's job levels map onto them). */
 export const SENIORITY_LEVELS = ["intern", "junior", "mid", "senior", "lead", "director", "executive"] as const;
@@ -114,6 +116,16 @@ export const SEARCH_PARAMS = {
     schema: z.string().optional().describe("Exact company name, case-sensitive (as company_name in the results)."),
     read: readText,
     filter: { column: "company_name", op: "eq" },
+  }),
+  near: param({
+    schema: z.string().optional().describe(`Only postings in cities within radius_km of this place: "Lyon", "Mountain View, CA" (US state), "Cambridge, GB" (country code). An unknown place is a 400.`),
+    read: readNear,
+    filter: { column: "lat", op: "near" },
+    cliHelp: "A place; only postings within --radius-km of it (e.g. \"Mountain View, CA\")",
+  }),
+  radius_km: param({
+    schema: z.number().optional().describe(`The radius of near, in km (default ${NEAR_RADIUS_KM_DEFAULT}).`),
+    read: (raw, name, via) => readNumber(raw, name, via),
   }),
   salary_min: param({
     schema: z.number().min(0).optional().describe("Only postings whose annual salary reaches this (their maximum ≥ it), per year in salary_currency. Postings without a salary are left out unless include_unknown_salary."),

@@ -67,8 +67,8 @@ describe("initialize and tools/list", () => {
     const search = tools.find((tool) => tool.name === "search_jobs")!;
     expect(Object.keys(search.inputSchema.properties!).sort()).toEqual(
       [
-        "city", "collapse", "company", "country", "detail", "employment_type", "include_unknown_salary", "min_score", "offset", "query", "remote",
-        "salary_currency", "salary_max", "salary_min", "seniority", "since", "sort", "source", "tags", "top_k", "until",
+        "city", "collapse", "company", "country", "detail", "employment_type", "include_unknown_salary", "min_score", "near", "offset", "query",
+        "radius_km", "remote", "salary_currency", "salary_max", "salary_min", "seniority", "since", "sort", "source", "tags", "top_k", "until",
       ],
     );
     expect(search.description).toContain("list_cities");

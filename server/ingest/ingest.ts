@@ -8,6 +8,7 @@ import type { JobStore } from "../store/store.ts";
 import { updateVectorIndex, VECTOR_INDEX_MIN_ROWS, type IndexUpdate, type IndexWork } from "../store/index-maintenance.ts";
 import { writeLock, type LeaseHolder, type WriteLease, type WriteLock } from "../store/write-lease.ts";
 import { openRecords, type RawRecord, type ReadOptions, type RecordSource } from "./read.ts";
+import { locateCity } from "../geo/gazetteer.ts";
 import { annualSalary } from "./salary.ts";
 import { validateRecord } from "./validate.ts";
 
@@ -203,6 +204,11 @@ async function writeBatch(deps: IngestDeps, pending: Pending[], summary: IngestS
   summary.unchanged += batch.filter(({ record, hash, repeat }) => !repeat && stored.get(record.id) === hash).length;
 }
 
+function coordinates(city: string | null, country: string | null): { lat: number | null; lon: number | null } {
+  const found = locateCity(city, country);
+  return { lat: found?.lat ?? null, lon: found?.lon ?? null };
+}
+
 function contentHash(record: ValidJobRecord): string {
   return createHash("sha256").update(JSON.stringify(normalized(record))).digest("hex").slice(0, 32);
 }
@@ -233,6 +239,7 @@ function toStoredJob(record: ValidJobRecord, hash: string, vector: Float32Array)
     publish_ts: parseDateTime(record.publish_time)!,
     tag_keys: job.job_tags.map((tag) => tag.toLowerCase()),
     ...annualSalary(job.base_salary),
+    ...coordinates(job.city, job.country),
     content_hash: hash,
     ...terms,
     result_json: JSON.stringify({ id: job.id, ...resultFields(job), ...terms }),

@@ -1,5 +1,6 @@
 import { invalidParameter } from "../../shared/errors.ts";
-import { SEARCH_PARAMS, type FilterPredicate, type ParamSpec, type SalaryBound, type SearchFilters } from "../../shared/search-params.ts";
+import { SEARCH_PARAMS, type FilterPredicate, type NearBound, type ParamSpec, type SalaryBound, type SearchFilters } from "../../shared/search-params.ts";
+import { locatePlace } from "../geo/gazetteer.ts";
 import { KNOWN_CURRENCIES, toUsd } from "../ingest/salary.ts";
 
 /**
@@ -44,6 +45,8 @@ function predicate(filter: FilterPredicate, value: unknown): string {
       return (value as string[]).map((item) => (item.includes("\u0000") ? "false" : `array_has(${column}, ${quote(item)})`)).join(" AND ");
     case "flag":
       return `${value ? "" : "NOT "}array_has(${column}, ${quote(filter.tag)})`;
+    case "near":
+      return nearPredicate(value as NearBound);
     case "salary_at_least":
     case "salary_at_most": {
       const bound = value as SalaryBound;
@@ -58,6 +61,20 @@ function predicate(filter: FilterPredicate, value: unknown): string {
 /** No stored value holds NUL (ingest removes it), so a value with NUL matches nothing rather than something trimmed. */
 function equals(column: string, value: string): string {
   return value.includes("\u0000") ? "false" : `${column} = ${quote(value)}`;
+}
+
+/**
+ * Within a radius of a place: a bounding box the scalar columns can answer quickly, then the exact
+ * great-circle distance (haversine via the spherical law of cosines, Earth radius 6,371 km).
+ */
+function nearPredicate({ place, radiusKm }: NearBound): string {
+  const at = locatePlace(place);
+  if (!at) throw invalidParameter(`near: no place called "${place}" is known (try "City", "City, ST" for a US state or "City, CC" for a country)`);
+  const dLat = radiusKm / 111;
+  const dLon = radiusKm / (111 * Math.max(0.01, Math.cos((at.lat * Math.PI) / 180)));
+  const box = `lat BETWEEN ${number(at.lat - dLat)} AND ${number(at.lat + dLat)} AND lon BETWEEN ${number(at.lon - dLon)} AND ${number(at.lon + dLon)}`;
+  const cosine = `cos(radians(${number(at.lat)})) * cos(radians(lat)) * cos(radians(lon) - radians(${number(at.lon)})) + sin(radians(${number(at.lat)})) * sin(radians(lat))`;
+  return `(${box} AND 6371.0 * acos(least(1.0, ${cosine})) <= ${number(radiusKm)})`;
 }
 
 function number(value: number): string {

@@ -24,6 +24,9 @@ export interface StoredJob {
   salary_max: number | null;
   salary_min_usd: number | null;
   salary_max_usd: number | null;
+  /** Where the city is (server/geo/gazetteer.ts); null when unknown. */
+  lat: number | null;
+  lon: number | null;
   job_url: string;
   job_tags: string[];
   /** job_tags lowercased: what the tags and remote filters compare with. */
@@ -69,6 +72,8 @@ export function jobsSchema(modelId: string, dimension: number): Schema {
     new Field("salary_max", new Float64(), true),
     new Field("salary_min_usd", new Float64(), true),
     new Field("salary_max_usd", new Float64(), true),
+    new Field("lat", new Float64(), true),
+    new Field("lon", new Float64(), true),
     text("job_url", false),
     new Field("job_tags", new List(new Field("item", new Utf8(), true)), true),
     new Field("tag_keys", new List(new Field("item", new Utf8(), true)), false),
