@@ -159,7 +159,7 @@ async function reload(dir: string) {
   const store = await openStore({ dataDir: dir, modelId: embedder.modelId, dimension: embedder.dimension });
   try {
     const summary = await ingestFile({ store, embedder }, newFile, { batchSize: BATCH });
-    expect((await store.table.listIndices()).length).toBe(8);
+    expect((await store.table.listIndices()).length).toBe(14);
     return summary;
   } finally {
     store.close();

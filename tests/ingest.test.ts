@@ -108,7 +108,10 @@ describe("upsert", () => {
     const s = await freshStore();
     await ingestRecords({ store: s, embedder }, asRaw(fixturePostings()));
     const indexed = (await s.table.listIndices()).flatMap((index) => index.columns).sort();
-    expect(indexed).toEqual(["city", "cjk_text", "country", "data_source", "id", "job_description", "job_title", "publish_ts"]);
+    expect(indexed).toEqual([
+      "city", "cjk_text", "country", "data_source", "employment_type", "id", "job_description", "job_title", "lat", "publish_ts",
+      "salary_max_usd", "salary_min_usd", "seniority_level", "tag_keys",
+    ]);
   });
 });
 
