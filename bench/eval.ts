@@ -11,9 +11,8 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import type { Retrieval } from "../shared/search.ts";
 import { openEvalData } from "./relevance/dataset.ts";
-import { K, MODES, countRelevant, evaluateMode, type CountedQuery, type ModeOutcome } from "./relevance/evaluate.ts";
+import { K, MODES, countRelevant, evaluateMode, type CountedQuery, type EvalMode, type ModeOutcome } from "./relevance/evaluate.ts";
 import { checkJudge } from "./relevance/judge.ts";
 import { CONSTRAINT_QUERIES, TYPO_QUERIES } from "./relevance/constraint-queries.ts";
 import { QUERIES as FIRST_SET } from "./relevance/queries.ts";
@@ -89,10 +88,10 @@ function readArgs() {
   }
 }
 
-function selectModes(mode: string | undefined): Retrieval[] {
+function selectModes(mode: string | undefined): EvalMode[] {
   if (mode === undefined) return [...MODES];
   if (!(MODES as readonly string[]).includes(mode)) fail(`--mode must be one of: ${MODES.join(", ")}`);
-  return [mode as Retrieval];
+  return [mode as EvalMode];
 }
 
 function positiveInteger(name: string, value: string): number {

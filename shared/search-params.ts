@@ -181,6 +181,11 @@ export const SEARCH_PARAMS = {
     read: readBoolean,
     cliHelp: "Show reposts (same company and title) once; --no-collapse shows every copy",
   }),
+  understand: param({
+    schema: z.boolean().optional().describe("true (default): read conditions stated in q as filters (places, remote, visa sponsorship, seniority, employment type, publication time) and correct misspellings, then search the remaining words; the response's query says what was understood. false: search q's words as typed."),
+    read: readBoolean,
+    cliHelp: "Read places, remote, seniority, type and time in the query as filters and correct typos (default); --no-understand searches the words as typed",
+  }),
   explain: param({
     schema: z.boolean().optional().describe("true: each result gains bm25_rank, vector_rank and fused_score."),
     read: readBoolean,

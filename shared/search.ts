@@ -36,6 +36,10 @@ export interface SearchRequest {
   collapse: boolean;
   /** REST only: add bm25_rank, vector_rank and fused_score to each result. */
   explain: boolean;
+  /** Read conditions in the query's words as filters and correct misspellings (server/understand/). */
+  understand: boolean;
+  /** Filters read from the query's words (set by the search, never by a caller); they mean more fields than the explicit ones (store/filter.ts). */
+  inferred?: SearchFilters;
   /** Internal: the evaluation compares retrievers; callers always get "hybrid". */
   retrieval?: Retrieval;
 }
@@ -72,7 +76,18 @@ export function parseSearchRequest(raw: Record<string, unknown>, via: Interface)
     sort: (values.sort as SortOrder | undefined) ?? "date",
     collapse: (values.collapse as boolean | undefined) ?? true,
     explain: (values.explain as boolean | undefined) ?? false,
+    understand: (values.understand as boolean | undefined) ?? true,
   };
+}
+
+/** Filter values as a POST body gives them (`{city: "Berlin", seniority: ["senior"]}`), read and typed as the request's are. */
+export function readFilters(raw: Record<string, unknown>): SearchFilters {
+  const filters: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(SEARCH_PARAMS) as Array<[SearchParamName, ParamSpec<unknown>]>) {
+    if (!spec.filter || raw[name] === undefined) continue;
+    filters[name] = spec.read(raw, name, "post");
+  }
+  return filters as SearchFilters;
 }
 
 /** The parameters an interface offers as one zod object, named as it names them (`query` on MCP). */
@@ -91,12 +106,22 @@ export const SearchArgumentsSchema = parametersSchema("mcp");
 /** REST search parameters (POST body, GET query string; spec §4.1, §4.2), for the OpenAPI document. */
 export const SearchParametersSchema = parametersSchema("post");
 
-/** REST search response (spec §2.2). */
+/** What the search understood of q (ours, beside the spec's fields; see README "Query understanding"). */
+export const QueryEchoSchema = z.object({
+  text: z.string().describe("The words searched: q, corrected, without the conditions applied as filters"),
+  applied_filters: z.record(z.string(), z.unknown()).describe("Filters read from q and applied, named and shaped as the request's filters (e.g. {\"city\": \"Berlin\", \"remote\": true}); explicit filters are not repeated here"),
+  corrected: z.string().nullable().describe("q with its misspellings corrected, or null when nothing was corrected"),
+  hints: z.array(z.string()).describe("What a person may want to know: corrections made, conditions not applied, an inferred filter that left nothing"),
+});
+export type QueryEcho = z.infer<typeof QueryEchoSchema>;
+
+/** REST search response (spec §2.2), with what was understood of q. */
 export const SearchResponseSchema = z.object({
   request_id: z.string().describe("Identifier of the request, equal to the x-request-id response header"),
   total: z.number().int().describe("Number of results in this page"),
   search_time_ms: z.number().int().describe("Search duration in milliseconds"),
   results: z.array(JobResultSchema).describe("The page: relevance ranks [offset, offset+top_k), shown newest first, then by score"),
+  query: QueryEchoSchema,
 });
 export type SearchResponse = z.infer<typeof SearchResponseSchema>;
 
@@ -104,6 +129,7 @@ export type SearchResponse = z.infer<typeof SearchResponseSchema>;
 export const SearchResultsSchema = z.object({
   total: z.number().int().describe("Number of results in this page"),
   results: z.array(JobResultSchema).describe("The page: relevance ranks [offset, offset+top_k), shown newest first, then by score"),
+  query: QueryEchoSchema,
 });
 export type SearchResults = z.infer<typeof SearchResultsSchema>;
 

@@ -1,12 +1,14 @@
 import type { JobResult } from "../../shared/job.ts";
-import { parseSearchRequest, type Retrieval } from "../../shared/search.ts";
+import { parseSearchRequest } from "../../shared/search.ts";
 import { searchJobs, type SearchDeps } from "../../server/search/search.ts";
 import { isRelevant, matchesFilters } from "./judge.ts";
 import { mean, ndcgAt, percentile, precisionAt } from "./metrics.ts";
 import type { JudgedQuery, QueryKind } from "./queries.ts";
 import type { EvalRecord } from "./dataset.ts";
 
-export const MODES = ["bm25", "vector", "hybrid"] as const satisfies readonly Retrieval[];
+/** Each retriever with the query's words as typed (hybrid is the service with understand=false), and the service by default. */
+export const MODES = ["bm25", "vector", "hybrid", "default"] as const;
+export type EvalMode = (typeof MODES)[number];
 export const KINDS = ["keyword", "paraphrase", "chinese", "filtered", "constraint", "typo"] as const satisfies readonly QueryKind[];
 /** The kinds the overall figure covers: the first judged set, so it stays comparable across versions. */
 const OVERALL_KINDS: readonly QueryKind[] = ["keyword", "paraphrase", "chinese", "filtered"];
@@ -47,7 +49,7 @@ export interface Aggregate {
 }
 
 export interface ModeOutcome {
-  mode: Retrieval;
+  mode: EvalMode;
   byKind: Record<QueryKind, Aggregate>;
   /** The held-out part of each kind that has one (constraint, typo). */
   heldOutByKind: Partial<Record<QueryKind, Aggregate>>;
@@ -74,7 +76,7 @@ export function countRelevant(queries: JudgedQuery[], records: EvalRecord[]): Co
  * judged on their full records (`records` by job_url: a result carries no country).
  */
 export async function evaluateMode(
-  deps: SearchDeps, mode: Retrieval, queries: CountedQuery[], rounds: number, records = new Map<string, EvalRecord>(),
+  deps: SearchDeps, mode: EvalMode, queries: CountedQuery[], rounds: number, records = new Map<string, EvalRecord>(),
 ): Promise<ModeOutcome> {
   for (const query of queries) await search(deps, mode, query);
   const outcomes = new Map<number, QueryOutcome>();
@@ -111,14 +113,15 @@ export async function evaluateMode(
 
 /**
  * The request a REST caller sending {q, top_k: 10, detail: "full"} gets (so every other option keeps its
- * default), with the typed filters and the retrieval mode under test.
+ * default), with the typed filters and the mode under test: a retriever alone on the words as typed, or the default.
  */
-function search(deps: SearchDeps, mode: Retrieval, query: CountedQuery): Promise<JobResult[]> {
-  const request = parseSearchRequest(
-    { q: query.query, top_k: K, offset: 0, detail: "full" },
-    "post",
-  );
-  return searchJobs(deps, { ...request, filters: query.filters ?? {}, retrieval: mode });
+async function search(deps: SearchDeps, mode: EvalMode, query: CountedQuery): Promise<JobResult[]> {
+  const request = parseSearchRequest({ q: query.query, top_k: K, offset: 0, detail: "full" }, "post");
+  const filters = query.filters ?? {};
+  const outcome = mode === "default"
+    ? await searchJobs(deps, { ...request, filters })
+    : await searchJobs(deps, { ...request, filters, understand: false, retrieval: mode });
+  return outcome.results;
 }
 
 function judge(query: CountedQuery, page: JobResult[], records: Map<string, EvalRecord>): QueryOutcome {

@@ -11,6 +11,7 @@ import { openRecords, type RawRecord, type ReadOptions, type RecordSource } from
 import { locateCity } from "../geo/gazetteer.ts";
 import { annualSalary } from "./salary.ts";
 import { validateRecord } from "./validate.ts";
+import { filterKeys } from "./filter-keys.ts";
 
 export interface IngestOptions {
   /** Abort before writing anything when any record is invalid. */
@@ -237,7 +238,7 @@ function toStoredJob(record: ValidJobRecord, hash: string, vector: Float32Array)
   return {
     ...job,
     publish_ts: parseDateTime(record.publish_time)!,
-    tag_keys: job.job_tags.map((tag) => tag.toLowerCase()),
+    tag_keys: filterKeys(job.job_tags, job.job_description),
     ...annualSalary(job.base_salary),
     ...coordinates(job.city, job.country),
     content_hash: hash,

@@ -30,6 +30,12 @@ export const SEARCH_EXAMPLE: SearchResponse = {
       employment_type: "Full-time",
     },
   ],
+  query: {
+    text: "backend engineer",
+    applied_filters: { seniority: ["senior"], city: "Berlin" },
+    corrected: "senior backend engineer in Berlin",
+    hints: ['searched for "backend" instead of "bakend"'],
+  },
 };
 
 export const CITIES_EXAMPLE: CityCounts = {

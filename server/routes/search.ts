@@ -47,7 +47,7 @@ export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateL
     const started = performance.now();
     const request = parseSearchRequest(raw, fromQueryString ? "get" : "post");
     noteQuery(http, request.query);
-    const results = await searchJobs(deps, request);
+    const { results, query } = await searchJobs(deps, request);
     const elapsed = performance.now() - started;
     deps.metrics.observeSearch("rest", elapsed / 1000);
     const body: SearchResponse = {
@@ -55,6 +55,7 @@ export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateL
       total: results.length,
       search_time_ms: Math.round(elapsed),
       results,
+      query,
     };
     return body;
   };

@@ -1,6 +1,6 @@
 import { AppError, invalidParameter } from "../../shared/errors.ts";
 import type { JobResult } from "../../shared/job.ts";
-import { DESCRIPTION_MAX_CHARS, type SearchRequest } from "../../shared/search.ts";
+import { DESCRIPTION_MAX_CHARS, readFilters, type QueryEcho, type SearchRequest } from "../../shared/search.ts";
 import type { Embedder } from "../embedding/embedder.ts";
 import type { ResultCache } from "../cache/result-cache.ts";
 import { analyzeQuery } from "../relevance/query-understanding.ts";
@@ -11,6 +11,7 @@ import { OCCUPATIONS } from "../relevance/knowledge/occupations.ts";
 import { foldedWords, hasCjk } from "../relevance/text.ts";
 import { dot } from "../relevance/vector.ts";
 import { withTimeout } from "../timeout.ts";
+import { understandQuery, type Understanding } from "../understand/understand.ts";
 import { MIN_CANDIDATES, NAMED_JOB_CONFIDENCE, STRONG_EXPANSION_WEIGHT } from "../relevance/tuning.ts";
 
 export interface SearchDeps {
@@ -34,7 +35,9 @@ export type SearchStage = "embed" | "retrieve" | "rank" | "page";
 export type Deadline = number | undefined;
 
 /**
- * One page of a search. Keyword (BM25) and vector retrieval each fetch the best candidates among
+ * One page of a search and what was understood of its words. Unless `request.understand` is false,
+ * the query's misspellings are corrected and the conditions it states become filters (server/understand/);
+ * the remaining words are searched. Keyword (BM25) and vector retrieval each fetch the best candidates among
  * the postings matching the filters (filters apply inside both queries), the union is ranked by a
  * fused, calibrated score, reposts collapse to their newest copy, results under `minScore` drop,
  * and the page holds ranks [offset, offset + topK), shown newest first (or by relevance).
@@ -43,7 +46,40 @@ export type Deadline = number | undefined;
  * step or within ranking (a LanceDB query under way cannot be cancelled and finishes, but nothing
  * is ranked or built after it).
  */
-export async function searchJobs(deps: SearchDeps, request: SearchRequest): Promise<JobResult[]> {
+export async function searchJobs(deps: SearchDeps, request: SearchRequest): Promise<SearchOutcome> {
+  const understood = request.understand ? await understand(deps, request) : undefined;
+  const effective = understood ? { ...request, query: understood.text, inferred: readFilters(understood.filters) } : request;
+  const results = await boundedSearch(deps, effective);
+  const query: QueryEcho = {
+    text: effective.query,
+    applied_filters: understood?.filters ?? {},
+    corrected: understood?.corrected ?? null,
+    hints: understood?.hints ?? [],
+  };
+  if (results.length === 0 && request.offset === 0 && Object.keys(query.applied_filters).length > 0) {
+    query.hints.push(`no posting matches the filters read from the query (${describeFilters(query.applied_filters)}); search for the exact words instead with understand=false`);
+  }
+  return { results, query };
+}
+
+/** A page and what was understood of the query. */
+export interface SearchOutcome {
+  results: JobResult[];
+  query: QueryEcho;
+}
+
+/** The request's words understood against the data's places and vocabulary and the clock. */
+async function understand(deps: SearchDeps, request: SearchRequest): Promise<Understanding> {
+  const facets = await deps.store.facets();
+  return understandQuery(request.query, request.filters, { facets, stats: deps.store.termStats(), now: new Date() });
+}
+
+function describeFilters(filters: Record<string, unknown>): string {
+  return Object.entries(filters).map(([name, value]) => `${name}=${Array.isArray(value) ? value.join(",") : String(value)}`).join(", ");
+}
+
+/** The page within `deps.timeoutMs`. */
+async function boundedSearch(deps: SearchDeps, request: SearchRequest): Promise<JobResult[]> {
   if (deps.timeoutMs === undefined) return cachedSearch(deps, request);
   const ms = deps.timeoutMs;
   const timedOut = () => new AppError("SERVICE_UNAVAILABLE", `search timed out after ${ms} ms; try again, or narrow the query or filters`);
@@ -110,7 +146,7 @@ export async function rankCandidates(deps: SearchDeps, request: SearchRequest, d
   const full = request.detail === "full";
   stopIfLate(deadline, "retrieve");
   const [nearest, keyword] = await Promise.all([
-    vector === undefined ? [] : deps.store.nearest(vector, request.filters, depth, full),
+    vector === undefined ? [] : deps.store.nearest(vector, request.filters, depth, full, request.inferred),
     mode === "vector"
       ? []
       : deps.store.keyword(
@@ -118,6 +154,7 @@ export async function rankCandidates(deps: SearchDeps, request: SearchRequest, d
           request.filters,
           depth,
           full,
+          request.inferred,
         ),
   ]);
 

@@ -9,12 +9,14 @@ import { KNOWN_CURRENCIES, toUsd } from "../ingest/salary.ts";
  * string literal, so no filter value can change the predicate's meaning. Returns undefined when
  * there is nothing to filter.
  */
-export function buildWhere(filters: SearchFilters): string | undefined {
+export function buildWhere(filters: SearchFilters, inferred: SearchFilters = {}): string | undefined {
   const clauses: string[] = [];
   for (const [name, spec] of Object.entries(SEARCH_PARAMS) as Array<[string, ParamSpec<unknown>]>) {
+    if (spec.filter === undefined) continue;
     const value = (filters as Record<string, unknown>)[name];
-    if (value === undefined || spec.filter === undefined) continue;
-    clauses.push(predicate(spec.filter, value));
+    if (value !== undefined) clauses.push(predicate(spec.filter, value));
+    const guess = (inferred as Record<string, unknown>)[name];
+    if (guess !== undefined) clauses.push(NOTIONS[name]?.(guess) ?? predicate(spec.filter, guess));
   }
   return clauses.length === 0 ? undefined : clauses.join(" AND ");
 }
@@ -30,6 +32,51 @@ export function quote(value: string): string {
 }
 
 // --- internal ---
+
+/**
+ * What a filter read from the query's words means: every field that carries the notion, since most
+ * postings leave seniority and employment type unset and say it in the title or tags instead. An
+ * internship is employment type INTERN, seniority intern, the tag or the word in the title; "remote"
+ * the tag or the title; "full-time" also a posting that states no employment type.
+ */
+const NOTIONS: Record<string, (value: unknown) => string> = {
+  remote: (value) => `${value ? "" : "NOT "}(array_has(tag_keys, 'remote') OR ${titleSays("remote")})`,
+  seniority: (value) => {
+    const levels = value as string[];
+    const words = levels.map((level) => SENIORITY_WORDS[level]).filter((w) => w !== undefined);
+    return anyOf([`seniority_level IN (${levels.map(quote).join(", ")})`, ...words.map(titleSays)]);
+  },
+  employment_type: (value) => {
+    const types = value as string[];
+    return anyOf([
+      `employment_type IN (${types.map(quote).join(", ")})`,
+      ...types.flatMap((type) => EMPLOYMENT_NOTIONS[type] ?? []),
+    ]);
+  },
+};
+
+const SENIORITY_WORDS: Record<string, string> = {
+  senior: String.raw`senior|sr\.?`,
+  junior: String.raw`junior|jr\.?|entry[- ]level|graduate|new grad`,
+  mid: String.raw`mid[- ]level|intermediate`,
+  intern: String.raw`interns?|internships?`,
+};
+const EMPLOYMENT_NOTIONS: Record<string, string[]> = {
+  PART_TIME: ["array_has(tag_keys, 'part-time')", "array_has(tag_keys, 'part time')", titleSays("part[- ]time")],
+  CONTRACTOR: ["array_has(tag_keys, 'contract')", "array_has(tag_keys, 'contractor')", "array_has(tag_keys, 'freelance')", titleSays("contract|contractor|freelance")],
+  INTERN: ["seniority_level = 'intern'", "array_has(tag_keys, 'internship')", "array_has(tag_keys, 'intern')", titleSays(SENIORITY_WORDS.intern!)],
+  TEMPORARY: ["array_has(tag_keys, 'temporary')", titleSays("temporary|temp")],
+  FULL_TIME: ["employment_type IS NULL"],
+};
+
+/** The title holds one of the words of a regex alternation (case-insensitive, whole words). */
+function titleSays(alternation: string): string {
+  return `regexp_like(job_title, ${quote(`(?i)\\b(?:${alternation})\\b`)})`;
+}
+
+function anyOf(clauses: string[]): string {
+  return clauses.length === 1 ? clauses[0]! : `(${clauses.join(" OR ")})`;
+}
 
 function predicate(filter: FilterPredicate, value: unknown): string {
   const { column } = filter;

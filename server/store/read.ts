@@ -22,7 +22,7 @@ export function createReader(table: lancedb.Table, termStats: ReturnType<typeof 
     version: () => table.version(),
     termStats: termStats.get,
 
-    async nearest(vector, filters, limit, full) {
+    async nearest(vector, filters, limit, full, inferred) {
       // Every stored and query vector has unit length, so the dot product is the cosine, and cheaper.
       // With the ANN index, 1.4× the candidates come from the quantized index and are re-ranked here by
       // exact distance on the vectors read with them (recall@50 0.993; LanceDB's own refine step, which
@@ -31,16 +31,16 @@ export function createReader(table: lancedb.Table, termStats: ReturnType<typeof 
       const fetch = approximate ? Math.ceil(limit * ANN_OVERFETCH) : limit;
       let query = table.query().nearestTo(vector).distanceType("dot").select([...candidateColumns(full), "_distance"]).limit(fetch);
       query = approximate ? query.ef(fetch * 2) : query.bypassVectorIndex();
-      const where = buildWhere(filters);
+      const where = buildWhere(filters, inferred);
       if (where !== undefined) query = query.where(where);
       const rows = candidateRows(await query.toArrow(), full, decoded).map((row) => ({ row, cosine: dot(vector, row.vector) }));
       return rows.sort((a, b) => b.cosine - a.cosine || (a.row.id < b.row.id ? -1 : 1)).slice(0, limit);
     },
 
-    async keyword(spec, filters, limit, full) {
+    async keyword(spec, filters, limit, full, inferred) {
       // Each clause runs as its own query and scores add up, as SHOULD clauses do: a BooleanQuery
       // of the same clauses measured 5-6 times slower here.
-      const where = buildWhere(filters);
+      const where = buildWhere(filters, inferred);
       const lists = await Promise.all(
         keywordClauses(spec).map((clause) => {
           let query = table.query().fullTextSearch(clause).select([...candidateColumns(full), "_score"]).limit(limit);

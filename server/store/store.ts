@@ -96,10 +96,13 @@ export interface StoreReader {
   version(): Promise<number>;
   /** How many postings use each word (for weighting query words); undefined before the first load. */
   termStats(): TermStats | undefined;
-  /** The `limit` nearest postings among those matching `filters` (prefiltered), most similar first, with their cosine. */
-  nearest(vector: Float32Array, filters: SearchFilters, limit: number, full: boolean): Promise<Array<{ row: CandidateRow; cosine: number }>>;
-  /** The `limit` best keyword (BM25) matches among those matching `filters`, with their score. */
-  keyword(query: KeywordQuery, filters: SearchFilters, limit: number, full: boolean): Promise<Array<{ row: CandidateRow; score: number }>>;
+  /**
+   * The `limit` nearest postings among those matching `filters` and the filters read from the query's
+   * words (`inferred`, see store/filter.ts), prefiltered, most similar first, with their cosine.
+   */
+  nearest(vector: Float32Array, filters: SearchFilters, limit: number, full: boolean, inferred?: SearchFilters): Promise<Array<{ row: CandidateRow; cosine: number }>>;
+  /** The `limit` best keyword (BM25) matches among those matching the filters (as `nearest`), with their score. */
+  keyword(query: KeywordQuery, filters: SearchFilters, limit: number, full: boolean, inferred?: SearchFilters): Promise<Array<{ row: CandidateRow; score: number }>>;
   /** Distinct cities and sources present, recomputed only when the table changed. */
   facets(): Promise<Facets>;
 }

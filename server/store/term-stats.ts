@@ -1,6 +1,7 @@
 import type * as lancedb from "@lancedb/lancedb";
 import type { SideFile } from "./table-location.ts";
 import { splitRankTerms } from "../relevance/ranking.ts";
+import { foldedWords } from "../relevance/text.ts";
 
 /** The file's name beside the table. */
 export const TERM_STATS_FILE = "term-stats.json";
@@ -11,6 +12,8 @@ const MIN_DF = 2;
 export interface TermStats {
   docs: number;
   df: Record<string, number>;
+  /** Folded words of company names and tags: names of the data that spelling correction never touches (absent in files of older loads). */
+  names?: string[];
 }
 
 /** Inverse document frequency of a folded token: high for rare words, never below 0.1. */
@@ -27,17 +30,23 @@ export function idf(stats: TermStats | undefined, token: string): number {
  */
 export async function writeTermStats(table: lancedb.Table, file: SideFile): Promise<TermStats> {
   const counts = new Map<string, number>();
+  const names = new Set<string>();
   let docs = 0;
-  for await (const batch of table.query().select(["rank_terms"])) {
+  for await (const batch of table.query().select(["rank_terms", "company_name", "tag_keys"])) {
     const column = batch.getChild("rank_terms")!;
+    const companies = batch.getChild("company_name")!;
+    const tags = batch.getChild("tag_keys")!;
     for (let i = 0; i < batch.numRows; i++) {
       docs++;
       for (const token of splitRankTerms(String(column.get(i))).text) counts.set(token, (counts.get(token) ?? 0) + 1);
+      const company = companies.get(i);
+      if (company) for (const word of foldedWords(String(company))) names.add(word);
+      for (const tag of tags.get(i)?.toArray() ?? []) for (const word of foldedWords(String(tag))) names.add(word);
     }
   }
   const df: Record<string, number> = {};
   for (const [token, n] of counts) if (n >= MIN_DF) df[token] = n;
-  const stats = { docs, df };
+  const stats = { docs, df, names: [...names].sort() };
   await file.write(JSON.stringify(stats));
   return stats;
 }

@@ -11,6 +11,7 @@ export const searchJobsTool: McpTool = {
       "Filters narrow the set before ranking: city (exact and case-sensitive; call list_cities for valid names), country (two-letter code such as US), since/until (publish time, exclusive), source (data source), remote (true/false), seniority and employment_type (lists of the values the schema names), tags (skills the posting must all carry, case-insensitive), company (exact).",
       "Paging: top_k results per page (1-100, default 20), offset = index of the first result; offset 0 with top_k 20 is page 1, offset 20 page 2. A page holds those relevance ranks, displayed newest first, then by score.",
       "detail=full adds the whole job description; keep summary for browsing.",
+      "Conditions written in the query (\"remote\", \"in Berlin\", \"senior\", \"internship\", \"posted in 2016\") are applied as filters and misspellings corrected; structuredContent.query says what was searched and applied (understand=false searches the words as typed).",
     ].join(" "),
     inputSchema: jsonSchema(SearchArgumentsSchema),
     outputSchema: jsonSchema(SearchResultsSchema),
@@ -19,8 +20,8 @@ export const searchJobsTool: McpTool = {
 
   async call(args, deps) {
     const request = parseSearchRequest(args, "mcp");
-    const results = await searchJobs(deps, request);
-    const output: SearchResults = { total: results.length, results };
+    const { results, query } = await searchJobs(deps, request);
+    const output: SearchResults = { total: results.length, results, query };
     return output;
   },
 };

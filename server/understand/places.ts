@@ -1,0 +1,141 @@
+import { CJK_CITY_NAMES } from "../geo/cjk-city-names.ts";
+import { locateCity } from "../geo/gazetteer.ts";
+import type { Facets } from "../store/store.ts";
+import type { Finding } from "./finding.ts";
+
+/*
+ * Cities and countries named in a query. Cities are those of the data, by their own name, an
+ * English name of a city stored in another script ("Hangzhou" → 杭州) or a common short form ("SF",
+ * "NYC"); countries by their English name (Intl.DisplayNames, so every ISO code has one) or a short
+ * form ("USA", "UK"). A place after "in", "at", "near", "around" or "based in" is read surely; a
+ * place alone only when it cannot be a word of the job: several words, or one that the postings use
+ * about as often as they name the place ("London" yes; "Mobile", "Reading" no).
+ */
+
+export interface PlaceIndex {
+  /** Places by their folded name (lowercase, no accents), with the filter each means. */
+  names: Map<string, Place>;
+  longest: number;
+}
+
+interface Place {
+  filters: { city: string } | { country: string };
+  /** Postings there, to judge a lone one-word name (see `find`). */
+  postings: number;
+}
+
+/** The places of the data (cached per facets object: recomputed only when the table changed). */
+export function placeIndex(facets: Facets): PlaceIndex {
+  let index = INDEXES.get(facets);
+  if (index === undefined) INDEXES.set(facets, (index = build(facets)));
+  return index;
+}
+
+/**
+ * The places named in `text`. `wordDocs` says in how many postings a word occurs (term statistics),
+ * `isJobWord` whether it is a word of an occupation in the knowledge base.
+ */
+export function findPlaces(text: string, index: PlaceIndex, wordDocs: (word: string) => number, isJobWord: (word: string) => boolean): Finding[] {
+  const words = [...text.matchAll(WORD)].map((m) => ({ start: m.index, end: m.index + m[0].length, key: key(m[0]) }));
+  const found: Finding[] = [];
+  for (let i = 0; i < words.length; i++) {
+    for (let n = Math.min(index.longest, words.length - i); n >= 1; n--) {
+      const name = words.slice(i, i + n).map((w) => w.key).join(" ");
+      const place = index.names.get(name);
+      if (place === undefined) continue;
+      const last = words[i + n - 1]!;
+      const before = text.slice(0, words[i]!.start);
+      const lead = LEAD.exec(before);
+      const start = lead ? before.length - lead[0].length : words[i]!.start;
+      const confident = lead !== null || n > 1 || alone(name, place, wordDocs, isJobWord);
+      found.push({ start, end: last.end, phrase: text.slice(start, last.end).trim(), filters: place.filters, confident });
+      i += n - 1;
+      break;
+    }
+  }
+  return found;
+}
+
+// --- internal ---
+
+const INDEXES = new WeakMap<Facets, PlaceIndex>();
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'.]*/gu;
+/** Words that put a place after them; "the" as in "in the Netherlands". */
+const LEAD = /\b(?:(?:jobs?|roles?|positions?|based|located|work(?:ing)?|live|living|relocate|relocating)\s+)?(?:in|at|near|around|within|to)\s+(?:the\s+)?$/i;
+
+/** Short forms people type for cities of the data, by the data's name. */
+const CITY_ALIASES: Record<string, string[]> = {
+  "San Francisco": ["sf", "san fran", "san francisco bay area", "sf bay area"],
+  "New York": ["nyc", "new york city", "ny", "manhattan"],
+  "Los Angeles": ["la", "l.a."],
+  Washington: ["dc", "washington dc", "washington d.c.", "d.c."],
+  Bengaluru: ["bangalore"],
+  Munich: ["munchen", "münchen"],
+  Mumbai: ["bombay"],
+  "Tel Aviv": ["tel aviv-yafo", "tlv"],
+  Philadelphia: ["philly"],
+};
+const COUNTRY_ALIASES: Record<string, string[]> = {
+  US: ["usa", "u.s.", "u.s.a.", "us", "america", "united states of america", "the us", "the states"],
+  GB: ["uk", "u.k.", "britain", "great britain", "england", "scotland", "wales"],
+  NL: ["holland"],
+  AE: ["uae"],
+  KR: ["korea"],
+  CZ: ["czech republic"],
+};
+/** A lone one-word city needs this many postings, and postings that use its word at most this many times more. */
+const ALONE_MIN_POSTINGS = 5;
+const ALONE_WORD_RATIO = 4;
+/** Two-letter names that mean the place even alone ("ios developer sf"); "us", "la" and "ny" need an "in". */
+const SAFE_SHORT = new Set(["sf", "uk"]);
+
+function build(facets: Facets): PlaceIndex {
+  const names = new Map<string, Place>();
+  /** One place per name: a city before a country, else the one with more postings. */
+  const add = (name: string, place: Place) => {
+    const k = key(name);
+    const prior = names.get(k);
+    if (prior && "city" in prior.filters && "country" in place.filters) return;
+    if (!prior || prior.postings < place.postings || ("city" in place.filters && "country" in prior.filters)) names.set(k, place);
+  };
+  const byCountry = new Map<string, number>();
+  for (const { city, country, postings } of facets.cityCounts) {
+    if (country) byCountry.set(country, (byCountry.get(country) ?? 0) + postings);
+    // Postings put other things in the city field too ("Data Scientist", "Germany"): only a city the gazetteer knows is one.
+    if (locateCity(city, country) === undefined && !CITY_ALIASES[city]) continue;
+    const place = { filters: { city }, postings };
+    add(city, place);
+    const english = CJK_CITY_NAMES[city];
+    if (english) add(english, place);
+    for (const alias of CITY_ALIASES[city] ?? []) add(alias, place);
+  }
+  const display = new Intl.DisplayNames(["en"], { type: "region" });
+  for (let a = 65; a <= 90; a++) {
+    for (let b = 65; b <= 90; b++) {
+      const code = String.fromCharCode(a, b);
+      let name: string | undefined;
+      try {
+        name = display.of(code);
+      } catch {
+        continue;
+      }
+      if (!name || name === code || /unknown/i.test(name)) continue;
+      const place = { filters: { country: code }, postings: byCountry.get(code) ?? 0 };
+      // A city of the data keeps its name ("Singapore", "Hong Kong" are both).
+      add(name, place);
+      for (const alias of COUNTRY_ALIASES[code] ?? []) add(alias, place);
+    }
+  }
+  const longest = Math.max(1, ...[...names.keys()].map((k) => k.split(" ").length));
+  return { names, longest: Math.min(longest, 5) };
+}
+
+function alone(name: string, place: Place, wordDocs: (word: string) => number, isJobWord: (word: string) => boolean): boolean {
+  if (isJobWord(name) || (name.length < 3 && !SAFE_SHORT.has(name))) return false;
+  if (place.postings < ALONE_MIN_POSTINGS) return false;
+  return wordDocs(name) <= ALONE_WORD_RATIO * place.postings + 50;
+}
+
+function key(name: string): string {
+  return name.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/\s+/g, " ").trim();
+}
