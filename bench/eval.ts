@@ -14,13 +14,13 @@ import { parseArgs } from "node:util";
 import { openEvalData } from "./relevance/dataset.ts";
 import { K, MODES, countRelevant, evaluateMode, type CountedQuery, type EvalMode, type ModeOutcome } from "./relevance/evaluate.ts";
 import { checkJudge } from "./relevance/judge.ts";
-import { CONSTRAINT_QUERIES, TYPO_QUERIES } from "./relevance/constraint-queries.ts";
+import { CONSTRAINT_QUERIES, FRESH_TYPO_QUERIES, TYPO_QUERIES } from "./relevance/constraint-queries.ts";
 import { QUERIES as FIRST_SET } from "./relevance/queries.ts";
 import { describeFilters, perQueryTable, queryDetail, showRegex, summaryTable } from "./relevance/report.ts";
 
 const RESULTS = resolve(import.meta.dir, "results/eval.json");
 /** The first judged set (the ranking weights are fitted on it), then the constraint and misspelled sets (never fitted on). */
-const QUERIES = [...FIRST_SET, ...CONSTRAINT_QUERIES, ...TYPO_QUERIES];
+const QUERIES = [...FIRST_SET, ...CONSTRAINT_QUERIES, ...TYPO_QUERIES, ...FRESH_TYPO_QUERIES];
 /** Fewer relevant postings than this make P@10 of a query depend on a handful of postings. */
 const FEW_RELEVANT = 15;
 

@@ -9,7 +9,7 @@ import type { EvalRecord } from "./dataset.ts";
 /** Each retriever with the query's words as typed (hybrid is the service with understand=false), and the service by default. */
 export const MODES = ["bm25", "vector", "hybrid", "default"] as const;
 export type EvalMode = (typeof MODES)[number];
-export const KINDS = ["keyword", "paraphrase", "chinese", "filtered", "constraint", "typo"] as const satisfies readonly QueryKind[];
+export const KINDS = ["keyword", "paraphrase", "chinese", "filtered", "constraint", "typo", "unseen typo"] as const satisfies readonly QueryKind[];
 /** The kinds the overall figure covers: the first judged set, so it stays comparable across versions. */
 const OVERALL_KINDS: readonly QueryKind[] = ["keyword", "paraphrase", "chinese", "filtered"];
 export const K = 10;

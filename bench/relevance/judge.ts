@@ -35,8 +35,13 @@ export function meetsFields(fields: FieldJudge, posting: JudgedPosting): boolean
   if (fields.employment && !fields.employment.includes(posting.employment_type ?? "") && !(fields.employmentTags ?? []).some((tag) => tags.includes(tag))) {
     return false;
   }
+  if (fields.internship && !isInternship(posting, tags)) return false;
   if (fields.year !== undefined && !String(posting.publish_time ?? "").startsWith(String(fields.year))) return false;
   return true;
+}
+
+function isInternship(posting: JudgedPosting, tags: string[]): boolean {
+  return posting.seniority_level === "intern" || posting.employment_type === "INTERN" || tags.includes("internship") || /\bintern(ship)?s?\b/i.test(posting.job_title ?? "");
 }
 
 export function judgedText(posting: JudgedPosting): string {

@@ -13,7 +13,7 @@ import type { SearchFilters } from "../../shared/search.ts";
 import { parseDateTime } from "../../shared/time.ts";
 import type { FieldJudge } from "./constraint-queries.ts";
 
-export type QueryKind = "keyword" | "paraphrase" | "chinese" | "filtered" | "constraint" | "typo";
+export type QueryKind = "keyword" | "paraphrase" | "chinese" | "filtered" | "constraint" | "typo" | "unseen typo";
 
 export interface JudgedQuery {
   query: string;

@@ -6,7 +6,7 @@ import type { CountedQuery, ModeOutcome, QueryOutcome } from "./evaluate.ts";
 export function summaryTable(outcomes: ModeOutcome[]): string {
   const header = [
     "mode", "keyword P@10", "keyword nDCG@10", "paraphrase P@10", "paraphrase nDCG@10",
-    "chinese P@10", "filtered P@10", "overall P@10", "constraint P@10 (held-out)", "typo P@10 (held-out)", "p50 ms", "p99 ms",
+    "chinese P@10", "filtered P@10", "overall P@10", "constraint P@10 (held-out)", "typo P@10 (held-out)", "unseen typo P@10", "p50 ms", "p99 ms",
   ];
   const withHeldOut = (all: { precision: number; queries: number }, held?: { precision: number }) =>
     all.queries === 0 ? "—" : `${fixed(all.precision)} (${held ? fixed(held.precision) : "—"})`;
@@ -17,6 +17,7 @@ export function summaryTable(outcomes: ModeOutcome[]): string {
     fixed(byKind.chinese.precision), fixed(byKind.filtered.precision),
     fixed(overall.precision),
     withHeldOut(byKind.constraint, heldOutByKind.constraint), withHeldOut(byKind.typo, heldOutByKind.typo),
+    byKind["unseen typo"].queries === 0 ? "—" : fixed(byKind["unseen typo"].precision),
     latency.p50.toFixed(1), latency.p99.toFixed(1),
   ]);
   return markdownTable(header, rows);

@@ -1,7 +1,7 @@
 import type { Finding } from "./finding.ts";
 
 /*
- * Publication time stated in words: "posted in 2015", "from March 2016", "before 2017", "between 2014
+ * Publication time stated in words: "posted in 2015", "from March 2016", "since 2016", "before 2017", "between 2014
  * and 2016", "last month", "past 2 weeks", "this year". Years stand alone too ("go developer 2017")
  * when they lie between 2000 and the clock's year. Relative phrases count from `now` (the server's
  * clock): "last month" is the previous calendar month, "past month" the last 30 days.
@@ -141,9 +141,13 @@ function calendar(which: string, unit: string | undefined, now: Date): Range {
   return { since: before(previous), until: day(start) };
 }
 
-/** "from/since X" → X on; "after X" → after X's period; "before X" → before it; "until/by X" → up to X's end. */
+/**
+ * "since X" → X on; "from X" → within X (postings from 2014 are dated 2014; "from 2014 to 2016" is a
+ * range, read above); "after X" → after X's period; "before X" → before it; "until/by X" → up to X's end.
+ */
 function boundFrom(word: string, start: Date, next: Date): Range {
-  if (word === "from" || word === "since") return { since: before(start) };
+  if (word === "since") return { since: before(start) };
+  if (word === "from") return { since: before(start), until: day(next) };
   if (word === "after") return { since: before(next) };
   if (word === "before") return { until: day(start) };
   return { until: day(next) };
