@@ -33,7 +33,8 @@ export function correctSpelling(query: string, stats: TermStats | undefined, kno
     const folded = fold(lower);
     if (folded.length < MIN_LENGTH || vocabulary.written.has(folded) || vocabulary.protected.has(folded)) return word;
     const seen = stats.df[folded] ?? 0;
-    if (seen > MAX_DOCS_OF_TYPO) return word;
+    // A three-letter word is often an acronym: corrected only when no posting has it.
+    if (seen > (folded.length === 3 ? 0 : MAX_DOCS_OF_TYPO)) return word;
     const best = bestCandidate(folded, seen, vocabulary);
     if (best === undefined) return word;
     const corrected = surface(lower, folded, best, vocabulary.written.get(best) ?? best);
@@ -45,9 +46,9 @@ export function correctSpelling(query: string, stats: TermStats | undefined, kno
 
 // --- internal ---
 
-const WORD = /(?<![\p{L}\p{N}])[a-zA-Z]{4,}(?![\p{L}\p{N}+#.])/gu;
+const WORD = /(?<![\p{L}\p{N}])[a-zA-Z]{3,}(?![\p{L}\p{N}+#.])/gu;
 /** Shorter words have too many neighbours to correct safely. */
-const MIN_LENGTH = 4;
+const MIN_LENGTH = 3;
 /** A word in more postings than this is a word of the data, not a typo. */
 const MAX_DOCS_OF_TYPO = 5;
 /** A correction must be in at least this many postings, and this many times more than the word typed. */
@@ -91,9 +92,9 @@ function vocabularyOf(stats: TermStats, known: ReadonlySet<string>): Vocabulary 
   return vocabulary;
 }
 
-/** How far a word of this length may be from its correction. */
+/** How far a word of this length may be from its correction: one slip up to five letters, two from six. */
 function budget(length: number): number {
-  return length <= 5 ? 1 : length <= 8 ? 1.5 : 2;
+  return length <= 5 ? 1 : 2;
 }
 
 function bestCandidate(word: string, seen: number, vocabulary: Vocabulary): string | undefined {
