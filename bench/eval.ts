@@ -16,6 +16,8 @@ import { K, MODES, countRelevant, evaluateMode, type CountedQuery, type EvalMode
 import { checkJudge } from "./relevance/judge.ts";
 import { CONSTRAINT_QUERIES, FRESH_TYPO_QUERIES, TYPO_QUERIES } from "./relevance/constraint-queries.ts";
 import { QUERIES as FIRST_SET } from "./relevance/queries.ts";
+import { ABSENT_QUERIES, absentFromTitles } from "./relevance/absent-queries.ts";
+import { calibrationTable, evaluateAbsent } from "./relevance/calibration.ts";
 import { describeFilters, perQueryTable, queryDetail, showRegex, summaryTable } from "./relevance/report.ts";
 
 const RESULTS = resolve(import.meta.dir, "results/eval.json");
@@ -60,6 +62,8 @@ try {
     console.log(`## Relevance: ${queries.length} judged queries, ${postings} postings, model ${data.embedder.modelId}, top ${K}\n`);
     console.log(`${summaryTable(outcomes)}\n`);
     for (const note of sameAsVector(outcomes)) console.log(note);
+    const calibration = await scoreCalibration(queries, outcomes);
+    if (calibration) console.log(`\n### Score calibration (default mode, top ${K})\n\n${calibration}`);
     console.log(`\n### Per query (P@10; base = share of relevant postings among those the filters allow)\n`);
     console.log(perQueryTable(queries, outcomes));
     await writeResults(queries, outcomes, postings);
@@ -113,6 +117,17 @@ function sameAsVector(outcomes: ModeOutcome[]): string[] {
   return outcomes
     .filter((outcome) => outcome.mode !== "vector" && pages(outcome) === pages(vector))
     .map((outcome) => `note: ${outcome.mode} returned exactly the pages of vector for every query (not implemented yet?)`);
+}
+
+/** The calibration table of the default mode (absent occupations, scores of the judged queries), if it ran. */
+async function scoreCalibration(queries: CountedQuery[], outcomes: ModeOutcome[]): Promise<string | undefined> {
+  const outcome = outcomes.find((o) => o.mode === "default");
+  if (!outcome) return undefined;
+  const { absent, present } = absentFromTitles(ABSENT_QUERIES, data.records.map((record) => record.job_title ?? ""));
+  for (const name of present) console.error(`note: "${name}" is left out of the absent occupations: a title of the data matches it`);
+  const results = await evaluateAbsent(deps, absent);
+  const worst = results.filter((r) => r.best >= 0.5).map((r) => `"${r.query}" ${r.best.toFixed(3)}${r.heldOut ? " (held-out)" : ""}`);
+  return `${calibrationTable(results, queries, outcome)}\n${worst.length > 0 ? `\nabsent occupations scoring >= 0.5: ${worst.join(", ")}\n` : ""}`;
 }
 
 async function writeResults(queries: CountedQuery[], outcomes: ModeOutcome[], postings: number): Promise<void> {

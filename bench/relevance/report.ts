@@ -81,7 +81,7 @@ function fixed(value: number, digits = 3): string {
   return Number.isNaN(value) ? "–" : value.toFixed(digits);
 }
 
-function markdownTable(header: string[], rows: string[][]): string {
+export function markdownTable(header: string[], rows: string[][]): string {
   const cell = (text: string) => text.replaceAll("|", "\\|");
   return [
     `| ${header.map(cell).join(" | ")} |`,
