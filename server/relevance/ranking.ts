@@ -41,6 +41,21 @@ export interface Features {
   feedbackCosine: number;
   /** Share of the posting's title words that recur in the titles of the first pass's top postings. */
   feedbackTitle: number;
+  /**
+   * 1 when the query names a job outright ("bus driver") and the posting's title holds none of its
+   * words; scaled by the share missing. What tells a query for a job no posting is for.
+   */
+  namedMiss: number;
+  /**
+   * Whether the data holds the job at all, the same for every candidate of a search: the highest
+   * titleCoverage and expansionTitle among the candidates, and, for a query that names a job, how far
+   * the best title falls short of holding it (1 when no title holds any of its words).
+   */
+  bestTitle: number;
+  bestExpansion: number;
+  namedGap: number;
+  /** 1 when some candidate's title holds most of the query (bestTitle ≥ 0.75). */
+  titleHeld: number;
 }
 
 /** What a candidate's retrievers said, relative to the best candidate of the same search. */
@@ -103,7 +118,8 @@ export function rowTerms(row: RankingTerms): RowTerms {
   return { title: new Set(title), text: new Set(text), cjk: new Set(row.cjk_text === "" ? [] : row.cjk_text.split(" ")) };
 }
 
-export function features(query: RankingQuery, terms: RowTerms, evidence: RetrievalEvidence): Features {
+/** `named`: the query names a job outright (the knowledge base is sure of it), see `Features.namedMiss`. */
+export function features(query: RankingQuery, terms: RowTerms, evidence: RetrievalEvidence, named = false): Features {
   const { title, text } = terms;
   const total = query.weights.reduce((a, b) => a + b, 0);
   const share = (set: Set<string>) =>
@@ -120,9 +136,10 @@ export function features(query: RankingQuery, terms: RowTerms, evidence: Retriev
     cjkCoverage = query.cjk.filter((pair) => pairs.has(pair)).length / query.cjk.length;
     cjkMismatch = pairs.size === 0 ? 1 : 0;
   }
+  const titleCoverage = share(title);
   return {
     ...evidence,
-    titleCoverage: share(title),
+    titleCoverage,
     textCoverage: share(text),
     expansionTitle: bestExpansion(title),
     expansionText: bestExpansion(text),
@@ -130,7 +147,24 @@ export function features(query: RankingQuery, terms: RowTerms, evidence: Retriev
     cjkMismatch,
     feedbackCosine: 0,
     feedbackTitle: 0,
+    namedMiss: named ? 1 - titleCoverage : 0,
+    bestTitle: 0,
+    bestExpansion: 0,
+    namedGap: 0,
+    titleHeld: 0,
   };
+}
+
+/** Sets the features that say whether the data holds the job (see `Features.bestTitle`) on every candidate. */
+export function addDataEvidence(items: Features[], named: boolean): void {
+  let bestTitle = 0;
+  let bestExpansion = 0;
+  for (const f of items) {
+    bestTitle = Math.max(bestTitle, f.titleCoverage);
+    bestExpansion = Math.max(bestExpansion, f.expansionTitle);
+  }
+  const titleHeld = bestTitle >= 0.75 ? 1 : 0;
+  for (const f of items) Object.assign(f, { bestTitle, bestExpansion, namedGap: named ? 1 - bestTitle : 0, titleHeld });
 }
 
 /**
@@ -166,12 +200,23 @@ export function fusedScore(f: Features): number {
 }
 
 /**
- * The 0–1 score: the logistic of the fused score, fitted so that a score approximates the share of
- * results with that score that the evaluation judged relevant (0.8 ≈ 4 in 5), whatever the query.
+ * The 0–1 score: a logistic model of "relevant" over the fused score (which orders the candidates,
+ * partly by how they compare with one another) and the evidence a posting holds on its own: how much
+ * of the query its title and text hold, the knowledge base's titles in it, and whether it misses a job
+ * the query names. Fitted (bench/calibrate.ts) on the judged queries and on queries for occupations
+ * no posting is for, so that a score approximates the share of results with that score that are
+ * relevant (0.8 ≈ 4 in 5) and a query nothing in the data answers scores under 0.5.
  */
-export function calibratedScore(fused: number): number {
-  return Math.round((1 / (1 + Math.exp(-fused))) * 10_000) / 10_000;
+export function calibratedScore(fused: number, f: Features): number {
+  let sum = SCORE.bias + SCORE.fused * fused;
+  for (const name of SCORE_FEATURES) sum += SCORE[name] * f[name];
+  return Math.round((1 / (1 + Math.exp(-sum))) * 10_000) / 10_000;
 }
+
+/** The features the score reads besides the fused score: the posting's own evidence and whether the data holds the job. */
+export const SCORE_FEATURES = [
+  "titleCoverage", "textCoverage", "expansionTitle", "expansionText", "cjkCoverage", "namedMiss", "bestTitle", "bestExpansion", "namedGap", "titleHeld",
+] as const satisfies readonly (keyof Features)[];
 
 // --- internal ---
 
@@ -190,6 +235,7 @@ function firstPassScore(f: Features): number {
 /** The fitted weights: ranking-weights.json, which `bun bench/calibrate.ts --write` writes. */
 const FIRST_PASS = weightsOf(FITTED.firstPass, FIRST_PASS_NAMES);
 const WEIGHTS = weightsOf(FITTED.full, FEATURE_NAMES);
+const SCORE = weightsOf(FITTED.score, ["fused", ...SCORE_FEATURES] as const);
 
 /** The weights of `names` (and the bias); a missing one fails at start rather than ranking with NaN. */
 function weightsOf<N extends string>(fitted: Record<string, number>, names: readonly N[]): Record<"bias" | N, number> {

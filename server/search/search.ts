@@ -4,7 +4,7 @@ import { DESCRIPTION_MAX_CHARS, readFilters, type QueryEcho, type SearchRequest 
 import type { Embedder } from "../embedding/embedder.ts";
 import type { ResultCache } from "../cache/result-cache.ts";
 import { analyzeQuery } from "../relevance/query-understanding.ts";
-import { addFeedback, calibratedScore, features, fusedScore, rankingQuery, type Features } from "../relevance/ranking.ts";
+import { addDataEvidence, addFeedback, calibratedScore, features, fusedScore, rankingQuery, type Features } from "../relevance/ranking.ts";
 import type { CandidateRow, JobRow, JobStore } from "../store/store.ts";
 import { idf } from "../store/term-stats.ts";
 import { OCCUPATIONS } from "../relevance/knowledge/occupations.ts";
@@ -59,8 +59,14 @@ export async function searchJobs(deps: SearchDeps, request: SearchRequest): Prom
   if (results.length === 0 && request.offset === 0 && Object.keys(query.applied_filters).length > 0) {
     query.hints.push(`no posting matches the filters read from the query (${describeFilters(query.applied_filters)}); search for the exact words instead with understand=false`);
   }
+  if (results.length > 0 && request.offset === 0 && Math.max(...results.map((r) => r.score)) < PLAUSIBLE_SCORE) {
+    query.hints.push(`no close match: no result scores ${PLAUSIBLE_SCORE} or more, so the postings may not hold this job`);
+  }
   return { results, query };
 }
+
+/** From this score on, a result is a plausible match (see ranking.ts calibratedScore). */
+const PLAUSIBLE_SCORE = 0.5;
 
 /** A page and what was understood of the query. */
 export interface SearchOutcome {
@@ -182,18 +188,21 @@ export async function rankCandidates(deps: SearchDeps, request: SearchRequest, d
       bm25Reciprocal: reciprocal(c.bm25Rank),
       vectorReciprocal: reciprocal(c.vectorRank),
     };
-    return { c, evidence: mode === "hybrid" ? features(query, c.row.terms, retrieval) : undefined };
+    return { c, evidence: mode === "hybrid" ? features(query, c.row.terms, retrieval, namesJob) : undefined };
   });
   // Feedback needs every candidate's first-pass evidence before any final score.
   stopIfLate(deadline, "rank");
-  if (mode === "hybrid") addFeedback(scored.map(({ c, evidence }) => ({ features: evidence!, vector: c.row.vector, terms: c.row.terms })));
+  if (mode === "hybrid") {
+    addFeedback(scored.map(({ c, evidence }) => ({ features: evidence!, vector: c.row.vector, terms: c.row.terms })));
+    addDataEvidence(scored.map(({ evidence }) => evidence!), namesJob);
+  }
   stopIfLate(deadline, "rank");
   const ranked: Ranked[] = scored.map(({ c, evidence }) => {
     const fused = evidence ? fusedScore(evidence) : mode === "vector" ? c.cosine : c.bm25;
-    const score = evidence ? calibratedScore(fused) : mode === "vector" ? (1 + c.cosine) / 2 : fused / (fused + 10);
+    const score = evidence ? calibratedScore(fused, evidence) : mode === "vector" ? (1 + c.cosine) / 2 : fused / (fused + 10);
     return { row: c.row, score, fused, ...(evidence ? { features: evidence } : {}), bm25Rank: c.bm25Rank, vectorRank: c.vectorRank };
   });
-  return ranked.sort((a, b) => b.fused - a.fused || compareText(a.row.id, b.row.id));
+  return ranked.sort((a, b) => b.score - a.score || b.fused - a.fused || compareText(a.row.id, b.row.id));
 }
 
 // --- internal ---
