@@ -429,7 +429,7 @@ async function expectSearchAnswer(response: Response, sent: Record<string, unkno
   expect(response.status).toBeLessThan(500);
   if (response.status !== 200) return expectRestError(response, ["MISSING_QUERY", "INVALID_PARAMETER"]);
   const body = (await response.json()) as { request_id: string; total: number; search_time_ms: number; results: unknown[] };
-  expect(Object.keys(body).sort()).toEqual(["request_id", "results", "search_time_ms", "total"]);
+  expect(Object.keys(body).sort()).toEqual(["query", "request_id", "results", "search_time_ms", "total"]);
   expect(body.request_id).toBe(response.headers.get("x-request-id")!);
   expect(body.total).toBe(body.results.length);
   expect(body.total).toBeLessThanOrEqual(100);

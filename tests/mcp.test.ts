@@ -68,11 +68,11 @@ describe("initialize and tools/list", () => {
     expect(Object.keys(search.inputSchema.properties!).sort()).toEqual(
       [
         "city", "collapse", "company", "country", "detail", "employment_type", "include_unknown_salary", "min_score", "near", "offset", "query",
-        "radius_km", "remote", "salary_currency", "salary_max", "salary_min", "seniority", "since", "sort", "source", "tags", "top_k", "until",
+        "radius_km", "remote", "salary_currency", "salary_max", "salary_min", "seniority", "since", "sort", "source", "tags", "top_k", "understand", "until",
       ],
     );
     expect(search.description).toContain("list_cities");
-    expect(Object.keys(search.outputSchema!.properties!).sort()).toEqual(["results", "total"]);
+    expect(Object.keys(search.outputSchema!.properties!).sort()).toEqual(["query", "results", "total"]);
   });
 });
 

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { AppError, invalidParameter } from "../../shared/errors.ts";
 import type { JobResult } from "../../shared/job.ts";
 import { SEARCH_PARAMS, TOP_K_DEFAULT, type ParamSpec } from "../../shared/search-params.ts";
+import { understoodLine } from "../../shared/understood.ts";
 import { CONNECTION_ARGS, clientSettings, searchRemote } from "../client.ts";
 import { colorEnabled, createStyle, renderTable, terminalWidth, type Style } from "../format.ts";
 
@@ -58,6 +59,9 @@ export default defineCommand({
     }
     if (args.json) return void console.log(JSON.stringify(response, null, 2));
     const style = createStyle(colorEnabled());
+    const line = response.query ? understoodLine(response.query) : undefined;
+    if (line) console.log(`${line} ${style.dim("(--no-understand searches the exact words)")}`);
+    for (const hint of response.query?.hints ?? []) console.log(style.dim(`note: ${hint}`));
     if (response.results.length > 0) console.log(formatResults(response.results, { width: terminalWidth(), style }));
     console.log(style.dim(`${response.total} results in ${response.search_time_ms} ms`));
   },

@@ -5,11 +5,13 @@ import { AppError } from "../../shared/errors.ts";
 const WEB_DIR = join(import.meta.dir, "../web");
 const SWAGGER_UI_DIR = dirname(Bun.resolveSync("swagger-ui-dist/package.json", import.meta.dir));
 
-/** Files the pages load, by URL; nothing outside this list is served. */
-const ASSETS: Record<string, { file: string; type: string; maxAge: number }> = {
+/** Files the pages load, by URL; nothing outside this list is served. `typescript`: served transpiled to JavaScript. */
+const ASSETS: Record<string, { file: string; type: string; maxAge: number; typescript?: boolean }> = {
   "/web/app.js": { file: join(WEB_DIR, "app.js"), type: "text/javascript; charset=utf-8", maxAge: 0 },
   "/web/api.js": { file: join(WEB_DIR, "api.js"), type: "text/javascript; charset=utf-8", maxAge: 0 },
   "/web/card.js": { file: join(WEB_DIR, "card.js"), type: "text/javascript; charset=utf-8", maxAge: 0 },
+  // The line saying what the search understood, shared with the CLI.
+  "/web/understood.js": { file: join(import.meta.dir, "../../shared/understood.ts"), type: "text/javascript; charset=utf-8", maxAge: 0, typescript: true },
   "/web/style.css": { file: join(WEB_DIR, "style.css"), type: "text/css; charset=utf-8", maxAge: 0 },
   "/web/docs.js": { file: join(WEB_DIR, "docs.js"), type: "text/javascript; charset=utf-8", maxAge: 0 },
   "/web/docs.css": { file: join(WEB_DIR, "docs.css"), type: "text/css; charset=utf-8", maxAge: 0 },
@@ -53,7 +55,7 @@ export function webRoutes() {
     .get("/web/*", ({ request }) => {
       const asset = ASSETS[new URL(request.url).pathname];
       if (!asset) throw new AppError("NOT_FOUND", "Not found");
-      return serve(request, asset.file, asset.type, asset.maxAge);
+      return serve(request, asset.file, asset.type, asset.maxAge, asset.typescript);
     }, hidden);
 }
 
@@ -68,10 +70,12 @@ interface Loaded {
 /** Files are read once and kept; the gzip copy is made the first time a client accepts it. */
 const cache = new Map<string, Loaded>();
 
-async function serve(request: Request, file: string, type: string, maxAge: number): Promise<Response> {
+async function serve(request: Request, file: string, type: string, maxAge: number, typescript = false): Promise<Response> {
   let loaded = cache.get(file);
   if (!loaded) {
-    const body = new Uint8Array(await Bun.file(file).arrayBuffer());
+    const body = typescript
+      ? new TextEncoder().encode(new Bun.Transpiler({ loader: "ts" }).transformSync(await Bun.file(file).text()))
+      : new Uint8Array(await Bun.file(file).arrayBuffer());
     loaded = { body, etag: `"${Bun.hash(body).toString(36)}"` };
     cache.set(file, loaded);
   }

@@ -1,11 +1,12 @@
 import { AppError, invalidParameter } from "../../shared/errors.ts";
 import type { JobResult } from "../../shared/job.ts";
-import { DESCRIPTION_MAX_CHARS, readFilters, type QueryEcho, type SearchRequest } from "../../shared/search.ts";
+import { readFilters, type QueryEcho, type SearchRequest } from "../../shared/search.ts";
 import type { Embedder } from "../embedding/embedder.ts";
 import type { ResultCache } from "../cache/result-cache.ts";
 import { analyzeQuery } from "../relevance/query-understanding.ts";
 import { addDataEvidence, addFeedback, calibratedScore, features, fusedScore, rankingQuery, type Features } from "../relevance/ranking.ts";
-import type { CandidateRow, JobRow, JobStore } from "../store/store.ts";
+import type { CandidateRow, JobStore } from "../store/store.ts";
+import { collapseReposts, toResult } from "./page.ts";
 import { idf } from "../store/term-stats.ts";
 import { OCCUPATIONS } from "../relevance/knowledge/occupations.ts";
 import { foldedWords, hasCjk } from "../relevance/text.ts";
@@ -244,53 +245,6 @@ async function checkSource(deps: SearchDeps, request: SearchRequest): Promise<vo
   if (!sources.includes(source)) {
     throw invalidParameter(`source must be one of: ${sources.join(", ") || "(no postings loaded)"}`);
   }
-}
-
-/**
- * Reposts (same company and title, case and spacing aside) keep the place of the best-ranked copy
- * and show the newest one. Postings without a company or title are never merged.
- */
-function collapseReposts(ranked: Ranked[]): Ranked[] {
-  /** Each group's place in `out`, so a newer copy replaces the shown one without searching for it. */
-  const places = new Map<string, number>();
-  const out: Ranked[] = [];
-  for (const candidate of ranked) {
-    const key = repostKey(candidate.row);
-    const place = key === undefined ? undefined : places.get(key);
-    if (place === undefined) {
-      if (key !== undefined) places.set(key, out.length);
-      out.push(candidate);
-    } else if (candidate.row.publish_time > out[place]!.row.publish_time) {
-      out[place] = candidate;
-    }
-  }
-  return out;
-}
-
-function repostKey(row: JobRow): string | undefined {
-  if (!row.company_name || !row.job_title) return undefined;
-  const norm = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim();
-  return `${norm(row.company_name)}\u0000${norm(row.job_title)}`;
-}
-
-function toResult(candidate: Ranked, request: SearchRequest): JobResult {
-  // The stored fields are in spec §2.1 order with unknown ones absent; score goes first.
-  const { id: _, job_description, vector: __, terms: ___, ...fields } = candidate.row;
-  return {
-    score: candidate.score,
-    ...fields,
-    ...(request.detail === "full" ? fullDescription(job_description ?? "") : {}),
-    ...(request.explain
-      ? { bm25_rank: candidate.bm25Rank, vector_rank: candidate.vectorRank, fused_score: Math.round(candidate.fused * 10_000) / 10_000 }
-      : {}),
-  };
-}
-
-/** The description, cut to DESCRIPTION_MAX_CHARS (never inside a surrogate pair) and flagged when cut. */
-function fullDescription(text: string): Pick<JobResult, "job_description" | "job_description_truncated"> {
-  if (text.length <= DESCRIPTION_MAX_CHARS) return { job_description: text };
-  const end = /[\uD800-\uDBFF]/.test(text[DESCRIPTION_MAX_CHARS - 1]!) ? DESCRIPTION_MAX_CHARS - 1 : DESCRIPTION_MAX_CHARS;
-  return { job_description: text.slice(0, end), job_description_truncated: true };
 }
 
 /** 1 for rank 1, falling like 1/rank after the first ten; 0 for no rank. */

@@ -41,8 +41,11 @@ export async function api(path, init = {}) {
 
 function searchBody(params, detail) {
   const body = { q: params.q, top_k: Number(params.top_k), offset: params.offset, sort: params.sort, detail };
-  for (const name of ["city", "country", "since", "source"]) if (params[name]) body[name] = params[name];
+  for (const name of ["city", "country", "since", "source", "company", "near"]) if (params[name]) body[name] = params[name];
   if (params.remote) body.remote = params.remote === "true";
+  if (params.tags) body.tags = params.tags.split(",").map((tag) => tag.trim()).filter((tag) => tag !== "");
+  if (params.salary_min) body.salary_min = Number(params.salary_min);
+  if (params.understand === "false") body.understand = false;
   // The page picks one level or type; the API takes a list.
   for (const name of ["seniority", "employment_type"]) if (params[name]) body[name] = [params[name]];
   return body;

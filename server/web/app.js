@@ -1,10 +1,11 @@
 // The search page: plain JavaScript modules, no framework, no build step.
 import { api, explain, postSearch, readKey, writeKey } from "./api.js";
 import { card } from "./card.js";
+import { understoodLine } from "./understood.js";
 
 /** The deepest result the service pages to (offset + top_k; RESULT_WINDOW_MAX in shared/search-params.ts). */
 const RESULT_WINDOW = 1000;
-const FILTERS = ["city", "country", "since", "source", "remote", "seniority", "employment_type", "sort", "top_k"];
+const FILTERS = ["city", "country", "since", "source", "remote", "seniority", "employment_type", "tags", "company", "salary_min", "near", "sort", "top_k"];
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -13,6 +14,7 @@ const ui = {
   form: $("search-form"), q: $("q"), city: $("city"), cityOptions: $("city-options"), country: $("country"),
   source: $("source"), message: $("message"), status: $("status"), heading: $("results-heading"),
   results: $("results"), pager: $("pager"), prev: $("prev-page"), next: $("next-page"), pageLabel: $("page-label"),
+  understood: $("understood"), understoodText: $("understood-text"), exactWords: $("exact-words"),
 };
 
 /** The search on screen: its parameters, and (once asked for) the same page with full descriptions. */
@@ -58,8 +60,9 @@ function report(error) {
 
 // --- the form and the address bar ---
 
+/** A search from the form reads conditions in the words; only the "exact words" link turns that off. */
 function readForm(offset = 0) {
-  const params = { q: ui.q.value.trim(), offset };
+  const params = { q: ui.q.value.trim(), offset, understand: "" };
   for (const name of FILTERS) params[name] = $(name).value.trim();
   return params;
 }
@@ -77,7 +80,11 @@ function writeForm(params) {
 
 function fromAddress() {
   const search = new URLSearchParams(location.search);
-  const params = { q: search.get("q") ?? "", offset: Math.max(0, Number.parseInt(search.get("offset") ?? "0", 10) || 0) };
+  const params = {
+    q: search.get("q") ?? "",
+    offset: Math.max(0, Number.parseInt(search.get("offset") ?? "0", 10) || 0),
+    understand: search.get("understand") === "false" ? "false" : "",
+  };
   for (const name of FILTERS) params[name] = search.get(name) ?? (name === "sort" ? "date" : name === "top_k" ? "20" : "");
   return params;
 }
@@ -86,6 +93,7 @@ function toAddress(params) {
   const search = new URLSearchParams({ q: params.q });
   for (const name of FILTERS) if (params[name] && !(name === "sort" && params[name] === "date") && !(name === "top_k" && params[name] === "20")) search.set(name, params[name]);
   if (params.offset > 0) search.set("offset", String(params.offset));
+  if (params.understand === "false") search.set("understand", "false");
   return `?${search}`;
 }
 
@@ -138,6 +146,7 @@ function render(body, params) {
   const count = body.results.length;
   ui.results.replaceChildren(...body.results.map((result) => card(result, { loadDescription: fullDescription, onError: report })));
   learnSources(body.results);
+  showUnderstood(body.query);
   if (count === 0) {
     ui.status.textContent = params.offset === 0
       ? `No postings match “${params.q}”. Try other words or fewer filters.`
@@ -151,6 +160,13 @@ function render(body, params) {
   ui.next.disabled = count < topK || params.offset + 2 * topK > RESULT_WINDOW;
   ui.pager.hidden = ui.prev.disabled && ui.next.disabled;
   document.title = `${params.q} – Job search`;
+}
+
+/** What the service read in the words ("Showing remote jobs in Toronto for “python”"), with a way back to the exact words. */
+function showUnderstood(query) {
+  const line = query ? understoodLine(query) : undefined;
+  ui.understood.hidden = !line;
+  if (line) ui.understoodText.textContent = `${line}.`;
 }
 
 // --- one result's full description ---
@@ -258,6 +274,11 @@ ui.form.addEventListener("submit", (event) => {
 ui.country.addEventListener("change", () => {
   fillCityOptions();
   if (ui.city.value && !cities.some((c) => c.city === ui.city.value && (!ui.country.value || c.country === ui.country.value))) ui.city.value = "";
+});
+
+ui.exactWords.addEventListener("click", (event) => {
+  event.preventDefault();
+  search({ ...current.params, offset: 0, understand: "false" }, { focusResults: true });
 });
 
 ui.prev.addEventListener("click", () => {

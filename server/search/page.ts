@@ -1,0 +1,57 @@
+import type { JobResult } from "../../shared/job.ts";
+import { DESCRIPTION_MAX_CHARS, type SearchRequest } from "../../shared/search.ts";
+import type { JobRow } from "../store/store.ts";
+import type { Ranked } from "./search.ts";
+
+/*
+ * From ranked candidates to the page a caller gets: reposts collapsed, each candidate turned into a
+ * result of the spec's shape.
+ */
+
+/**
+ * Reposts (same company and title, case and spacing aside) keep the place of the best-ranked copy
+ * and show the newest one. Postings without a company or title are never merged.
+ */
+export function collapseReposts(ranked: Ranked[]): Ranked[] {
+  /** Each group's place in `out`, so a newer copy replaces the shown one without searching for it. */
+  const places = new Map<string, number>();
+  const out: Ranked[] = [];
+  for (const candidate of ranked) {
+    const key = repostKey(candidate.row);
+    const place = key === undefined ? undefined : places.get(key);
+    if (place === undefined) {
+      if (key !== undefined) places.set(key, out.length);
+      out.push(candidate);
+    } else if (candidate.row.publish_time > out[place]!.row.publish_time) {
+      out[place] = candidate;
+    }
+  }
+  return out;
+}
+
+function repostKey(row: JobRow): string | undefined {
+  if (!row.company_name || !row.job_title) return undefined;
+  const norm = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim();
+  return `${norm(row.company_name)}\u0000${norm(row.job_title)}`;
+}
+
+export function toResult(candidate: Ranked, request: SearchRequest): JobResult {
+  // The stored fields are in spec §2.1 order with unknown ones absent; score goes first.
+  const { id: _, job_description, vector: __, terms: ___, ...fields } = candidate.row;
+  return {
+    score: candidate.score,
+    ...fields,
+    ...(request.detail === "full" ? fullDescription(job_description ?? "") : {}),
+    ...(request.explain
+      ? { bm25_rank: candidate.bm25Rank, vector_rank: candidate.vectorRank, fused_score: Math.round(candidate.fused * 10_000) / 10_000 }
+      : {}),
+  };
+}
+
+/** The description, cut to DESCRIPTION_MAX_CHARS (never inside a surrogate pair) and flagged when cut. */
+function fullDescription(text: string): Pick<JobResult, "job_description" | "job_description_truncated"> {
+  if (text.length <= DESCRIPTION_MAX_CHARS) return { job_description: text };
+  const end = /[\uD800-\uDBFF]/.test(text[DESCRIPTION_MAX_CHARS - 1]!) ? DESCRIPTION_MAX_CHARS - 1 : DESCRIPTION_MAX_CHARS;
+  return { job_description: text.slice(0, end), job_description_truncated: true };
+}
+

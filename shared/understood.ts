@@ -1,0 +1,66 @@
+/*
+ * The line a person reads about what the search understood of their words, the same on the web page
+ * and in the CLI: "Showing remote senior jobs in Toronto, posted 2016-01-01 to 2016-12-31, for “python”".
+ * Self-contained (no imports): the web page loads it as JavaScript, transpiled when served.
+ */
+
+/** The response's `query` (shared/search.ts QueryEcho). */
+export interface Understood {
+  text: string;
+  applied_filters: Record<string, unknown>;
+  corrected: string | null;
+  hints: string[];
+}
+
+/** The line, or undefined when the words were searched as typed (nothing read as a filter, nothing corrected). */
+export function understoodLine(understood: Understood): string | undefined {
+  const f = understood.applied_filters;
+  if (Object.keys(f).length === 0 && understood.corrected === null) return undefined;
+  const kinds: string[] = [];
+  if (f.remote === true) kinds.push("remote");
+  if (f.remote === false) kinds.push("on-site");
+  for (const level of list(f.seniority)) kinds.push(level);
+  for (const type of list(f.employment_type)) kinds.push(EMPLOYMENT[type] ?? type.toLowerCase());
+  let line = `Showing ${[...kinds, "jobs"].join(" ")}`;
+  if (typeof f.city === "string") line += ` in ${f.city}`;
+  if (typeof f.country === "string") line += ` in ${countryName(f.country)}`;
+  if (list(f.tags).includes("visa-sponsorship")) line += " with visa sponsorship";
+  const period = posted(f.since, f.until);
+  if (period) line += `, ${period},`;
+  line += ` for “${understood.text}”`;
+  return line;
+}
+
+// --- internal ---
+
+const EMPLOYMENT: Record<string, string> = {
+  FULL_TIME: "full-time", PART_TIME: "part-time", CONTRACTOR: "contract", INTERN: "internship", TEMPORARY: "temporary",
+};
+
+function list(value: unknown): string[] {
+  return Array.isArray(value) ? value.map(String) : [];
+}
+
+function countryName(code: string): string {
+  try {
+    return new Intl.DisplayNames(["en"], { type: "region" }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/** since is exclusive (the second before the first day), until exclusive (the day after the last). */
+function posted(since: unknown, until: unknown): string | undefined {
+  const first = typeof since === "string" ? shiftDay(since.slice(0, 10), since.length > 10 ? 1 : 0) : undefined;
+  const last = typeof until === "string" ? shiftDay(until.slice(0, 10), -1) : undefined;
+  if (first && last) return `posted ${first} to ${last}`;
+  if (first) return `posted since ${first}`;
+  if (last) return `posted until ${last}`;
+  return undefined;
+}
+
+function shiftDay(day: string, days: number): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
