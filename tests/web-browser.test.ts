@@ -169,6 +169,18 @@ describe("search page in Chromium", () => {
     }
   });
 
+  test("says what it understood of the words, and searches the exact words on request", async () => {
+    await searchFor("frontend developer in Berlin");
+    await waitForText("#understood", /Showing jobs in Berlin for “frontend developer”/);
+    expect(await page.locator("#understood").isVisible()).toBe(true);
+    expect(new Set(await cards().locator(".fact.place dd").allTextContents())).toEqual(new Set(["Berlin"]));
+    await page.click("#exact-words");
+    await page.waitForFunction(() => location.search.includes("understand=false"), undefined, { timeout: 20_000 });
+    await page.waitForFunction(() => (document.getElementById("understood") as HTMLElement).hidden, undefined, { timeout: 20_000 });
+    expect(new Set(await cards().locator(".fact.place dd").allTextContents()).size).toBeGreaterThan(1);
+    await shot("understood");
+  });
+
   test("pages forward and back with offset and top_k", async () => {
     await page.fill("#city", "");
     await page.selectOption("#top_k", "10");

@@ -1,6 +1,6 @@
 import { AppError, invalidParameter } from "../../shared/errors.ts";
 import type { JobResult } from "../../shared/job.ts";
-import { readFilters, type QueryEcho, type SearchRequest } from "../../shared/search.ts";
+import { parseSearchRequest, readFilters, type QueryEcho, type SearchRequest } from "../../shared/search.ts";
 import type { Embedder } from "../embedding/embedder.ts";
 import type { ResultCache } from "../cache/result-cache.ts";
 import { analyzeQuery } from "../relevance/query-understanding.ts";
@@ -75,8 +75,13 @@ export interface SearchOutcome {
   query: QueryEcho;
 }
 
+/** Builds what understanding reads of the data now (spelling index, places), so the first search does not wait for it. */
+export async function prepareUnderstanding(deps: Pick<SearchDeps, "store" | "embedder">): Promise<void> {
+  await understand(deps, parseSearchRequest({ q: "warm up" }, "post"));
+}
+
 /** The request's words understood against the data's places and vocabulary and the clock. */
-async function understand(deps: SearchDeps, request: SearchRequest): Promise<Understanding> {
+async function understand(deps: Pick<SearchDeps, "store">, request: SearchRequest): Promise<Understanding> {
   const facets = await deps.store.facets();
   return understandQuery(request.query, request.filters, { facets, stats: deps.store.termStats(), now: new Date() });
 }

@@ -51,11 +51,9 @@ const WORD = /(?<![\p{L}\p{N}])[a-zA-Z]{3,}(?![\p{L}\p{N}+#.])/gu;
 const MIN_LENGTH = 3;
 /** A word in more postings than this is a word of the data, not a typo. */
 const MAX_DOCS_OF_TYPO = 5;
-/** A correction must be in at least this many postings, and this many times more than the word typed. */
+/** A correction must be in at least this many postings (the vocabulary is these words), and this many times more than the word typed. */
 const MIN_DOCS_OF_CORRECTION = 20;
 const EVIDENCE_RATIO = 30;
-/** Words of the vocabulary: in at least this many postings (rarer ones are too often typos themselves). */
-const MIN_DOCS_IN_VOCABULARY = 10;
 
 interface Vocabulary {
   index: SymSpell;
@@ -76,7 +74,7 @@ function vocabularyOf(stats: TermStats, known: ReadonlySet<string>): Vocabulary 
   const index = new SymSpell({ maxDistance: 2, verbosity: 2 });
   const docs = new Map<string, number>();
   for (const [word, n] of Object.entries(stats.df)) {
-    if (n >= MIN_DOCS_IN_VOCABULARY && /^[a-z]{3,}$/.test(word)) docs.set(word, n);
+    if (n >= MIN_DOCS_OF_CORRECTION && /^[a-z]{3,}$/.test(word)) docs.set(word, n);
   }
   const written = new Map<string, string>();
   for (const word of known) {
