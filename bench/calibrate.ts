@@ -95,7 +95,7 @@ data.store.close();
 function request(judged: JudgedQuery) {
   return {
     query: judged.query, filters: judged.filters ?? {}, topK: 10, offset: 0, detail: "full" as const,
-    minScore: 0, sort: "relevance" as const, collapse: false, explain: false, understand: false, retrieval: "hybrid" as const,
+    minScore: 0, sort: "relevance" as const, collapse: false, explain: false, understand: false, facets: [], facetMinScore: 0.5, retrieval: "hybrid" as const,
   };
 }
 

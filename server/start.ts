@@ -12,7 +12,7 @@ import { openWriteLock } from "./store/write-lease.ts";
 import { maintainVectorIndex } from "./store/index-maintenance.ts";
 import { createResultCache } from "./cache/result-cache.ts";
 import { openStore, type JobStore } from "./store/store.ts";
-import { prepareUnderstanding } from "./search/search.ts";
+import { prepareUnderstanding } from "./search/understood.ts";
 
 /** The largest body Bun accepts on any route (OAuth forms included). */
 const BODY_BACKSTOP_BYTES = 1024 * 1024;
@@ -52,7 +52,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const indexing = maintainVectorIndex(store, config.vectorIndexMinRows, log, undefined, leaseRedisUrl);
   const cache = config.searchCacheBytes > 0 ? createResultCache(config.searchCacheBytes) : undefined;
   // The spelling index and the places of the data, built before the first search rather than during it (~0.3 s).
-  await prepareUnderstanding({ store, embedder });
+  await prepareUnderstanding({ store });
   const app = createApp({
     config, store, embedder, cache, keys, log, limiter, oauth, verifyBearer: oauth.verifyBearer, indexBuilding: indexing.building,
   });

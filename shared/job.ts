@@ -36,9 +36,10 @@ export const JobRecordSchema = z.object({
 export type JobRecord = z.input<typeof JobRecordSchema>;
 export type ValidJobRecord = z.output<typeof JobRecordSchema> & { id: string };
 
-/** A search result (spec §2.1). Optional fields are absent when unknown, never null. */
+/** A search result (spec §2.1, and `id`). Optional fields are absent when unknown, never null. */
 export const JobResultSchema = z.object({
   score: z.number().min(0).max(1).describe("Relevance in [0, 1], higher is better; the same posting scores the same on every page"),
+  id: z.string().describe("The posting's id (ours, beside the spec's fields): GET /v1/jobs/{id}, MCP get_job"),
   job_title: z.string().optional(),
   city: z.string().optional(),
   company_name: z.string().optional(),
@@ -57,3 +58,21 @@ export const JobResultSchema = z.object({
 });
 
 export type JobResult = z.infer<typeof JobResultSchema>;
+
+/** One whole posting (GET /v1/jobs/{id}, MCP get_job): its fields as loaded, unknown ones absent. */
+export const PostingSchema = z.object({
+  id: z.string(),
+  job_title: z.string().optional(),
+  company_name: z.string().optional(),
+  city: z.string().optional(),
+  country: z.string().optional().describe("ISO 3166-1 alpha-2"),
+  publish_time: z.string().describe("YYYY-MM-DD HH:MM:SS (UTC)"),
+  base_salary: z.string().optional(),
+  job_url: z.string(),
+  job_tags: z.array(z.string()),
+  data_source: z.string(),
+  seniority_level: z.string().optional(),
+  employment_type: z.string().optional(),
+  job_description: z.string(),
+});
+export type Posting = z.infer<typeof PostingSchema>;

@@ -36,6 +36,15 @@ export type FilterPredicate =
 
 /** The seniority levels of the data (shared data README; JobSpy's job levels map onto them). */
 export const SENIORITY_LEVELS = ["intern", "junior", "mid", "senior", "lead", "director", "executive"] as const;
+/** The counts a search can return beside its page (`facets`). */
+export const FACET_NAMES = ["city", "country", "source", "seniority", "employment_type", "remote", "tags", "month", "salary"] as const;
+export type FacetName = (typeof FACET_NAMES)[number];
+/**
+ * Facets count the matches among this many candidates of each retriever, whatever the page: counts
+ * and total_matches stay the same from page to page (FACET_DEPTH = RESULT_WINDOW_MAX, the deepest page).
+ */
+export const FACET_DEPTH = 1_000;
+
 /** The employment types of the data. */
 export const EMPLOYMENT_TYPES = ["FULL_TIME", "PART_TIME", "CONTRACTOR", "INTERN", "TEMPORARY"] as const;
 
@@ -180,6 +189,11 @@ export const SEARCH_PARAMS = {
     schema: z.boolean().optional().describe("true (default): show only the newest of reposts of the same job (same company and title)."),
     read: readBoolean,
     cliHelp: "Show reposts (same company and title) once; --no-collapse shows every copy",
+  }),
+  facets: param({
+    schema: z.array(z.enum(FACET_NAMES)).optional().describe(`Counts to return beside the page, over every posting the search matches (its filters, a score of at least min_score or else 0.5, reposts collapsed, among the best ${FACET_DEPTH} candidates of each retriever): any of ${FACET_NAMES.join(", ")} (month of publication; salary: annual USD buckets of 25,000). The response gains facets and total_matches. GET: comma-separated.`),
+    read: (raw, name, via) => readChoices(raw, name, via, FACET_NAMES, (value) => value.toLowerCase()),
+    cliHelp: `Counts to print beside the results, comma-separated (${FACET_NAMES.join(", ")})`,
   }),
   understand: param({
     schema: z.boolean().optional().describe("true (default): read conditions stated in q as filters (places, remote, visa sponsorship, seniority, employment type, publication time) and correct misspellings, then search the remaining words; the response's query says what was understood. false: search q's words as typed."),

@@ -3,10 +3,13 @@ import { invalidParameter } from "./errors.ts";
 import { JobResultSchema } from "./job.ts";
 import {
   RESULT_WINDOW_MAX, SEARCH_PARAMS, TOP_K_DEFAULT, wireName,
-  type Interface, type ParamSpec, type SearchFilters, type SearchParamName,
+  type FacetName, type Interface, type ParamSpec, type SearchFilters, type SearchParamName,
 } from "./search-params.ts";
 
-export { FILTER_MAX_LENGTH, QUERY_MAX_LENGTH, RESULT_WINDOW_MAX, TOP_K_DEFAULT, TOP_K_MAX, type Interface, type SearchFilters } from "./search-params.ts";
+/** From this score on, a result is a plausible match (server/relevance/ranking.ts calibratedScore). */
+export const PLAUSIBLE_SCORE = 0.5;
+
+export { FACET_DEPTH, FACET_NAMES, type FacetName, FILTER_MAX_LENGTH, QUERY_MAX_LENGTH, RESULT_WINDOW_MAX, TOP_K_DEFAULT, TOP_K_MAX, type Interface, type SearchFilters } from "./search-params.ts";
 
 /**
  * Longest job_description a result carries (UTF-16 code units); longer ones are cut and flagged
@@ -38,6 +41,12 @@ export interface SearchRequest {
   explain: boolean;
   /** Read conditions in the query's words as filters and correct misspellings (server/understand/). */
   understand: boolean;
+  /** Counts to return beside the page; empty = none. */
+  facets: FacetName[];
+  /** The score a match needs to be counted in facets and total_matches: min_score when given, else 0.5 (a plausible match). */
+  facetMinScore: number;
+  /** Internal: similar jobs to this posting (its vector is the query's; it and its reposts are left out). */
+  similarTo?: { id: string; vector: Float32Array; repostKey?: string };
   /** Filters read from the query's words (set by the search, never by a caller); they mean more fields than the explicit ones (store/filter.ts). */
   inferred?: SearchFilters;
   /** Internal: the evaluation compares retrievers; callers always get "hybrid". */
@@ -77,6 +86,8 @@ export function parseSearchRequest(raw: Record<string, unknown>, via: Interface)
     collapse: (values.collapse as boolean | undefined) ?? true,
     explain: (values.explain as boolean | undefined) ?? false,
     understand: (values.understand as boolean | undefined) ?? true,
+    facets: (values.facets as FacetName[] | undefined) ?? [],
+    facetMinScore: (values.min_score as number | undefined) ?? PLAUSIBLE_SCORE,
   };
 }
 
@@ -115,6 +126,12 @@ export const QueryEchoSchema = z.object({
 });
 export type QueryEcho = z.infer<typeof QueryEchoSchema>;
 
+/** Counts by value of each facet asked for. */
+export const FacetCountsSchema = z.record(z.string(), z.array(z.object({ value: z.string(), count: z.number().int() })))
+  .describe("With facets: each facet's values and how many matches have each, most first (month and salary in order)");
+export type FacetCounts = z.infer<typeof FacetCountsSchema>;
+const TotalMatchesSchema = z.number().int().describe("With facets: how many postings match (what the facets count), the same on every page");
+
 /** REST search response (spec §2.2), with what was understood of q. */
 export const SearchResponseSchema = z.object({
   request_id: z.string().describe("Identifier of the request, equal to the x-request-id response header"),
@@ -122,6 +139,8 @@ export const SearchResponseSchema = z.object({
   search_time_ms: z.number().int().describe("Search duration in milliseconds"),
   results: z.array(JobResultSchema).describe("The page: relevance ranks [offset, offset+top_k), shown newest first, then by score"),
   query: QueryEchoSchema,
+  facets: FacetCountsSchema.optional(),
+  total_matches: TotalMatchesSchema.optional(),
 });
 export type SearchResponse = z.infer<typeof SearchResponseSchema>;
 
@@ -130,6 +149,8 @@ export const SearchResultsSchema = z.object({
   total: z.number().int().describe("Number of results in this page"),
   results: z.array(JobResultSchema).describe("The page: relevance ranks [offset, offset+top_k), shown newest first, then by score"),
   query: QueryEchoSchema,
+  facets: FacetCountsSchema.optional(),
+  total_matches: TotalMatchesSchema.optional(),
 });
 export type SearchResults = z.infer<typeof SearchResultsSchema>;
 

@@ -78,7 +78,7 @@ describe("response shape", () => {
       expect(job.publish_time).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
       expect(Array.isArray(job.job_tags)).toBe(true);
       expect(job).not.toHaveProperty("job_description");
-      expect(job).not.toHaveProperty("id");
+      expect(job.id).toMatch(/^fx-\d+$/);
       expect(job).not.toHaveProperty("vector");
       for (const value of Object.values(job)) expect(value).not.toBeNull();
     }

@@ -20,7 +20,7 @@ function failure(raw: Record<string, unknown>, options: Parameters<typeof parseS
 describe("parseSearchRequest", () => {
   test("applies the defaults", () => {
     expect(parseSearchRequest({ q: " nurse " }, rest)).toEqual({
-      query: "nurse", filters: {}, topK: 20, offset: 0, detail: "summary", minScore: 0, sort: "date", collapse: true, explain: false, understand: true,
+      query: "nurse", filters: {}, topK: 20, offset: 0, detail: "summary", minScore: 0, sort: "date", collapse: true, explain: false, understand: true, facets: [], facetMinScore: 0.5,
     });
   });
 

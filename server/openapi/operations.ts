@@ -18,6 +18,7 @@ export const SEARCH_EXAMPLE: SearchResponse = {
   results: [
     {
       score: 0.87,
+      id: "hn-4711",
       job_title: "Senior Backend Engineer",
       city: "Berlin",
       company_name: "Acme Analytics",

@@ -29,15 +29,22 @@ export function collapseReposts(ranked: Ranked[]): Ranked[] {
   return out;
 }
 
-function repostKey(row: JobRow): string | undefined {
+/** The ranked candidates without the posting similar jobs are asked for, and without its reposts. */
+export function withoutPosting(ranked: Ranked[], similarTo: SearchRequest["similarTo"]): Ranked[] {
+  if (similarTo === undefined) return ranked;
+  return ranked.filter((c) => c.row.id !== similarTo.id && (similarTo.repostKey === undefined || repostKey(c.row) !== similarTo.repostKey));
+}
+
+/** Same company and title, case and spacing aside; undefined without either (never merged). */
+export function repostKey(row: Pick<JobRow, "company_name" | "job_title">): string | undefined {
   if (!row.company_name || !row.job_title) return undefined;
   const norm = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim();
   return `${norm(row.company_name)}\u0000${norm(row.job_title)}`;
 }
 
 export function toResult(candidate: Ranked, request: SearchRequest): JobResult {
-  // The stored fields are in spec §2.1 order with unknown ones absent; score goes first.
-  const { id: _, job_description, vector: __, terms: ___, ...fields } = candidate.row;
+  // The stored fields are id, then spec §2.1's in its order with unknown ones absent; score goes first.
+  const { job_description, vector: _, terms: __, ...fields } = candidate.row;
   return {
     score: candidate.score,
     ...fields,

@@ -1,18 +1,19 @@
 import { AppError, invalidParameter } from "../../shared/errors.ts";
 import type { JobResult } from "../../shared/job.ts";
-import { parseSearchRequest, readFilters, type QueryEcho, type SearchRequest } from "../../shared/search.ts";
+import { FACET_DEPTH, type FacetCounts, type QueryEcho, type SearchRequest } from "../../shared/search.ts";
 import type { Embedder } from "../embedding/embedder.ts";
 import type { ResultCache } from "../cache/result-cache.ts";
 import { analyzeQuery } from "../relevance/query-understanding.ts";
 import { addDataEvidence, addFeedback, calibratedScore, features, fusedScore, rankingQuery, type Features } from "../relevance/ranking.ts";
 import type { CandidateRow, JobStore } from "../store/store.ts";
-import { collapseReposts, toResult } from "./page.ts";
+import { countFacets } from "./facets.ts";
+import { collapseReposts, toResult, withoutPosting } from "./page.ts";
+import { understandRequest } from "./understood.ts";
 import { idf } from "../store/term-stats.ts";
 import { OCCUPATIONS } from "../relevance/knowledge/occupations.ts";
 import { foldedWords, hasCjk } from "../relevance/text.ts";
 import { dot } from "../relevance/vector.ts";
 import { withTimeout } from "../timeout.ts";
-import { understandQuery, type Understanding } from "../understand/understand.ts";
 import { MIN_CANDIDATES, NAMED_JOB_CONFIDENCE, STRONG_EXPANSION_WEIGHT } from "../relevance/tuning.ts";
 
 export interface SearchDeps {
@@ -48,50 +49,25 @@ export type Deadline = number | undefined;
  * is ranked or built after it).
  */
 export async function searchJobs(deps: SearchDeps, request: SearchRequest): Promise<SearchOutcome> {
-  const understood = request.understand ? await understand(deps, request) : undefined;
-  const effective = understood ? { ...request, query: understood.text, inferred: readFilters(understood.filters) } : request;
-  const results = await boundedSearch(deps, effective);
-  const query: QueryEcho = {
-    text: effective.query,
-    applied_filters: understood?.filters ?? {},
-    corrected: understood?.corrected ?? null,
-    hints: understood?.hints ?? [],
-  };
-  if (results.length === 0 && request.offset === 0 && Object.keys(query.applied_filters).length > 0) {
-    query.hints.push(`no posting matches the filters read from the query (${describeFilters(query.applied_filters)}); search for the exact words instead with understand=false`);
-  }
-  if (results.length > 0 && request.offset === 0 && Math.max(...results.map((r) => r.score)) < PLAUSIBLE_SCORE) {
-    query.hints.push(`no close match: no result scores ${PLAUSIBLE_SCORE} or more, so the postings may not hold this job`);
-  }
-  return { results, query };
+  const understood = await understandRequest(deps, request);
+  const page = await boundedSearch(deps, understood.request);
+  return { ...page, query: understood.echo(page.results, request) };
 }
 
-/** From this score on, a result is a plausible match (see ranking.ts calibratedScore). */
-const PLAUSIBLE_SCORE = 0.5;
-
-/** A page and what was understood of the query. */
-export interface SearchOutcome {
-  results: JobResult[];
+/** A page, what was understood of the query, and (with facets) the counts. */
+export interface SearchOutcome extends SearchPage {
   query: QueryEcho;
 }
 
-/** Builds what understanding reads of the data now (spelling index, places), so the first search does not wait for it. */
-export async function prepareUnderstanding(deps: Pick<SearchDeps, "store" | "embedder">): Promise<void> {
-  await understand(deps, parseSearchRequest({ q: "warm up" }, "post"));
-}
-
-/** The request's words understood against the data's places and vocabulary and the clock. */
-async function understand(deps: Pick<SearchDeps, "store">, request: SearchRequest): Promise<Understanding> {
-  const facets = await deps.store.facets();
-  return understandQuery(request.query, request.filters, { facets, stats: deps.store.termStats(), now: new Date() });
-}
-
-function describeFilters(filters: Record<string, unknown>): string {
-  return Object.entries(filters).map(([name, value]) => `${name}=${Array.isArray(value) ? value.join(",") : String(value)}`).join(", ");
+/** One page of results, with the facets' counts and total_matches when facets were asked for. */
+export interface SearchPage {
+  results: JobResult[];
+  facets?: FacetCounts;
+  total_matches?: number;
 }
 
 /** The page within `deps.timeoutMs`. */
-async function boundedSearch(deps: SearchDeps, request: SearchRequest): Promise<JobResult[]> {
+async function boundedSearch(deps: SearchDeps, request: SearchRequest): Promise<SearchPage> {
   if (deps.timeoutMs === undefined) return cachedSearch(deps, request);
   const ms = deps.timeoutMs;
   const timedOut = () => new AppError("SERVICE_UNAVAILABLE", `search timed out after ${ms} ms; try again, or narrow the query or filters`);
@@ -104,27 +80,33 @@ async function boundedSearch(deps: SearchDeps, request: SearchRequest): Promise<
   return withTimeout(work, ms, timedOut);
 }
 
-/** A page from the cache, or computed and cached. */
-async function cachedSearch(deps: SearchDeps, request: SearchRequest, deadline?: Deadline): Promise<JobResult[]> {
-  const version = deps.cache ? await deps.store.version() : 0;
-  const cached = deps.cache?.get(version, request);
-  if (cached) return cached;
-  const results = await runSearch(deps, request, deadline);
-  deps.cache?.set(version, request, results);
-  return results;
+/** A page from the cache, or computed and cached (searches with facets or for similar jobs are not cached). */
+async function cachedSearch(deps: SearchDeps, request: SearchRequest, deadline?: Deadline): Promise<SearchPage> {
+  const cache = request.facets.length === 0 && request.similarTo === undefined ? deps.cache : undefined;
+  const version = cache ? await deps.store.version() : 0;
+  const cached = cache?.get(version, request);
+  if (cached) return { results: cached };
+  const page = await runSearch(deps, request, deadline);
+  cache?.set(version, request, page.results);
+  return page;
 }
 
 /** A page without the cache (see `searchJobs`). */
-async function runSearch(deps: SearchDeps, request: SearchRequest, deadline?: Deadline): Promise<JobResult[]> {
+async function runSearch(deps: SearchDeps, request: SearchRequest, deadline?: Deadline): Promise<SearchPage> {
   await checkSource(deps, request);
-  const ranked = await rankCandidates(deps, request, deadline);
+  const faceted = request.facets.length > 0;
+  const ranked = withoutPosting(await rankCandidates(deps, request, deadline, faceted ? FACET_DEPTH : 0), request.similarTo);
   stopIfLate(deadline, "page");
-  const kept = (request.collapse ? collapseReposts(ranked) : ranked).filter((c) => c.score >= request.minScore);
+  const collapsed = request.collapse ? collapseReposts(ranked) : ranked;
+  const kept = collapsed.filter((c) => c.score >= request.minScore);
   const page = kept.slice(request.offset, request.offset + request.topK);
   if (request.sort === "date") {
     page.sort((a, b) => compareText(b.row.publish_time, a.row.publish_time) || b.score - a.score);
   }
-  return page.map((candidate) => toResult(candidate, request));
+  const results = page.map((candidate) => toResult(candidate, request));
+  if (!faceted) return { results };
+  const counted = collapsed.filter((c) => c.score >= request.facetMinScore).map((c) => c.row);
+  return { results, facets: await countFacets(deps.store, counted, request.facets), total_matches: counted.length };
 }
 
 /** A candidate of either retriever with its evidence and scores. */
@@ -141,7 +123,7 @@ export interface Ranked {
  * Every candidate of both retrievers, best first (equal scores by id, so pages stay stable).
  * Exported for the evaluation, which fits the ranking weights on these features.
  */
-export async function rankCandidates(deps: SearchDeps, request: SearchRequest, deadline?: Deadline): Promise<Ranked[]> {
+export async function rankCandidates(deps: SearchDeps, request: SearchRequest, deadline?: Deadline, minDepth = 0): Promise<Ranked[]> {
   const mode = request.retrieval ?? "hybrid";
   stopIfLate(deadline, "embed");
   const analysis = analyzeQuery(request.query);
@@ -151,9 +133,9 @@ export async function rankCandidates(deps: SearchDeps, request: SearchRequest, d
   const namesJob = (analysis.occupations[0]?.confidence ?? 0) >= NAMED_JOB_CONFIDENCE || isVocabularyQuery(analysis);
   const expansions = hasCjk(request.query) || namesJob ? [] : analysis.expansions;
   const query = rankingQuery(analysis.terms, expansions, request.query, (token) => idf(stats, token));
-  const depth = Math.max(MIN_CANDIDATES, 2 * (request.offset + request.topK));
+  const depth = Math.max(MIN_CANDIDATES, 2 * (request.offset + request.topK), minDepth);
   const steering = expansions.filter((e) => e.weight >= STRONG_EXPANSION_WEIGHT).map((e) => e.text);
-  const vector = mode === "bm25" ? undefined : await deps.embedder.embedQuery([request.query, ...steering].join(" "));
+  const vector = mode === "bm25" ? undefined : request.similarTo?.vector ?? (await deps.embedder.embedQuery([request.query, ...steering].join(" ")));
   const keywordText = analysis.terms.join(" ") || request.query;
   const full = request.detail === "full";
   stopIfLate(deadline, "retrieve");

@@ -4,6 +4,7 @@ import { LRUCache } from "lru-cache";
 import { rowTerms, type RankingTerms } from "../relevance/ranking.ts";
 import { dot } from "../relevance/vector.ts";
 import { buildWhere } from "./filter.ts";
+import { readCountries, readFilterValues, readPosting, type FilterValues } from "./postings.ts";
 import { CANDIDATE_COLUMNS } from "./schema.ts";
 import type { CandidateRow, Facets, JobRow, KeywordQuery, StoreReader } from "./store.ts";
 import type { termStatsReader } from "./term-stats.ts";
@@ -16,6 +17,7 @@ import { ANN_MAX_LIMIT, ANN_OVERFETCH, STRONG_EXPANSION_WEIGHT, TITLE_BOOST } fr
 export function createReader(table: lancedb.Table, termStats: ReturnType<typeof termStatsReader>, hasVectorIndex: () => Promise<boolean>): StoreReader {
   const decoded = new LRUCache<string, CandidateRow>({ max: POSTING_CACHE_SIZE });
   let facetCache: { version: number; facets: Facets } | undefined;
+  let valuesCache: { version: number; values: Promise<FilterValues> } | undefined;
   return {
     refresh: () => table.checkoutLatest(),
     count: () => table.countRows(),
@@ -85,6 +87,14 @@ export function createReader(table: lancedb.Table, termStats: ReturnType<typeof 
       facetCache = { version, facets };
       return facets;
     },
+
+    posting: (id) => readPosting(table, id),
+    countries: (ids) => readCountries(table, ids),
+    async filterValues() {
+      const version = await table.version();
+      if (valuesCache?.version !== version) valuesCache = { version, values: readFilterValues(table, TOP_TAGS) };
+      return valuesCache.values;
+    },
   };
 }
 
@@ -118,6 +128,9 @@ function candidateRows(batch: ArrowTable, full: boolean, decoded: LRUCache<strin
   }
   return rows;
 }
+
+/** Tags list_filters names: the most used ones. */
+const TOP_TAGS = 100;
 
 /** Decoded postings kept per process (~2–4 KB each). */
 const POSTING_CACHE_SIZE = 20_000;

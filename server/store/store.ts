@@ -1,3 +1,5 @@
+import type { Posting } from "../../shared/job.ts";
+import type { FilterValues } from "./postings.ts";
 import { existsSync } from "node:fs";
 import * as lancedb from "@lancedb/lancedb";
 import type { JobResult } from "../../shared/job.ts";
@@ -105,6 +107,12 @@ export interface StoreReader {
   keyword(query: KeywordQuery, filters: SearchFilters, limit: number, full: boolean, inferred?: SearchFilters): Promise<Array<{ row: CandidateRow; score: number }>>;
   /** Distinct cities and sources present, recomputed only when the table changed. */
   facets(): Promise<Facets>;
+  /** One posting and its vector by id; undefined when none has it. */
+  posting(id: string): Promise<{ posting: Posting; vector: Float32Array } | undefined>;
+  /** The country of each stored posting of `ids`. */
+  countries(ids: string[]): Promise<Map<string, string | null>>;
+  /** Each filter's values with their postings over the whole table (recomputed only when the table changed). */
+  filterValues(): Promise<FilterValues>;
 }
 
 /** What loads write (under the write lease, see write-lease.ts). */
