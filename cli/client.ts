@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
 import { z } from "zod";
 import { AppError, isErrorCode } from "../shared/errors.ts";
-import { CityCountsSchema, SearchResponseSchema, type CityCounts, type SearchResponse } from "../shared/search.ts";
+import { CityCountsSchema, JobResponseSchema, SearchResponseSchema, type CityCounts, type JobResponse, type SearchResponse } from "../shared/search.ts";
 
 export interface ClientSettings {
   url: string;
@@ -112,6 +112,17 @@ export function maskKey(key: string): string {
 /** POST /v1/search. Error bodies come back as AppError with the server's code and message. */
 export function searchRemote(settings: ClientSettings, body: Record<string, unknown>): Promise<SearchResponse> {
   return call(SearchResponseSchema, settings, "POST", "/v1/search", body);
+}
+
+/** GET /v1/jobs/{id}: one whole posting. */
+export function jobRemote(settings: ClientSettings, id: string): Promise<JobResponse> {
+  return call(JobResponseSchema, settings, "GET", `/v1/jobs/${encodeURIComponent(id)}`);
+}
+
+/** GET /v1/jobs/{id}/similar with search parameters (lists comma-separated in the query string). */
+export function similarRemote(settings: ClientSettings, id: string, params: Record<string, unknown>): Promise<SearchResponse> {
+  const query = new URLSearchParams(Object.entries(params).map(([name, value]) => [name, Array.isArray(value) ? value.join(",") : String(value)]));
+  return call(SearchResponseSchema, settings, "GET", `/v1/jobs/${encodeURIComponent(id)}/similar?${query}`);
 }
 
 /** GET /v1/cities: every city with its posting count, most first. */

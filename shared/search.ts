@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { invalidParameter } from "./errors.ts";
-import { JobResultSchema } from "./job.ts";
+import { JobResultSchema, PostingSchema } from "./job.ts";
 import {
   RESULT_WINDOW_MAX, SEARCH_PARAMS, TOP_K_DEFAULT, wireName,
   type FacetName, type Interface, type ParamSpec, type SearchFilters, type SearchParamName,
@@ -174,3 +174,10 @@ export const CityCountsSchema = z.object({
   ),
 });
 export type CityCounts = z.infer<typeof CityCountsSchema>;
+
+/** GET /v1/jobs/{id}: one whole posting. */
+export const JobResponseSchema = z.object({
+  request_id: z.string(),
+  job: PostingSchema,
+});
+export type JobResponse = z.infer<typeof JobResponseSchema>;

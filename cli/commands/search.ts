@@ -2,6 +2,7 @@ import { defineCommand, type ArgsDef } from "citty";
 import { z } from "zod";
 import { AppError, invalidParameter } from "../../shared/errors.ts";
 import type { JobResult } from "../../shared/job.ts";
+import type { SearchResponse } from "../../shared/search.ts";
 import { SEARCH_PARAMS, TOP_K_DEFAULT, type ParamSpec } from "../../shared/search-params.ts";
 import { understoodLine } from "../../shared/understood.ts";
 import { CONNECTION_ARGS, clientSettings, searchRemote } from "../client.ts";
@@ -20,10 +21,39 @@ const PARAM_FLAGS = (Object.entries(SEARCH_PARAMS) as Array<[string, ParamSpec<u
     return { name, flag: name.replaceAll("_", "-"), kind, help: spec.cliHelp ?? spec.schema.description ?? name };
   });
 
-function paramArgs(): ArgsDef {
+/** The search parameters' flags, but those in `except`. */
+export function paramArgs(except: string[] = []): ArgsDef {
   return Object.fromEntries(
-    PARAM_FLAGS.map(({ flag, kind, help }) => [flag, { type: kind === "boolean" ? "boolean" : "string", description: help }]),
+    PARAM_FLAGS.filter(({ name }) => !except.includes(name))
+      .map(({ flag, kind, help }) => [flag, { type: kind === "boolean" ? "boolean" : "string", description: help }]),
   ) as ArgsDef;
+}
+
+/** The request body the flags given make (lists split on commas, numbers as numbers). */
+export function paramBody(args: Record<string, unknown>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const { name, flag, kind } of PARAM_FLAGS) {
+    const value = args[flag];
+    if (value === undefined) continue;
+    if (kind === "number") body[name] = toNumber(String(value));
+    else if (kind === "list") body[name] = String(value).split(",").map((item) => item.trim()).filter((item) => item !== "");
+    else body[name] = value;
+  }
+  return body;
+}
+
+/** A page as the CLI prints it: what was understood and its notes, the table, the facets' counts, the count line. */
+export function printPage(response: SearchResponse): void {
+  const style = createStyle(colorEnabled());
+  const line = understoodLine(response.query);
+  if (line) console.log(`${line} ${style.dim("(--no-understand searches the exact words)")}`);
+  for (const hint of response.query.hints) console.log(style.dim(`note: ${hint}`));
+  if (response.results.length > 0) console.log(formatResults(response.results, { width: terminalWidth(), style }));
+  for (const [name, counts] of Object.entries(response.facets ?? {})) {
+    console.log(`\n${renderTable([{ header: name, shrink: true, min: 8 }, { header: "postings", align: "right" }], counts.map((c) => [c.value, String(c.count)]), { width: terminalWidth(), headerStyle: (text) => style.bold(text) })}`);
+  }
+  const matches = response.total_matches === undefined ? "" : ` of ${response.total_matches} matching`;
+  console.log(style.dim(`${response.total} results${matches} in ${response.search_time_ms} ms`));
 }
 
 export default defineCommand({
@@ -40,14 +70,7 @@ export default defineCommand({
   },
   async run({ args }) {
     const open = args.open === undefined ? undefined : parseOpen(args.open);
-    const body: Record<string, unknown> = { q: args.query };
-    for (const { name, flag, kind } of PARAM_FLAGS) {
-      const value = (args as Record<string, unknown>)[flag];
-      if (value === undefined) continue;
-      if (kind === "number") body[name] = toNumber(String(value));
-      else if (kind === "list") body[name] = String(value).split(",").map((item) => item.trim()).filter((item) => item !== "");
-      else body[name] = value;
-    }
+    const body: Record<string, unknown> = { q: args.query, ...paramBody(args) };
     const response = await searchRemote(clientSettings(args), body);
     if (open !== undefined) {
       const job = response.results[open - 1];
@@ -58,12 +81,7 @@ export default defineCommand({
       return void console.log(openableUrl(job.job_url, open));
     }
     if (args.json) return void console.log(JSON.stringify(response, null, 2));
-    const style = createStyle(colorEnabled());
-    const line = response.query ? understoodLine(response.query) : undefined;
-    if (line) console.log(`${line} ${style.dim("(--no-understand searches the exact words)")}`);
-    for (const hint of response.query?.hints ?? []) console.log(style.dim(`note: ${hint}`));
-    if (response.results.length > 0) console.log(formatResults(response.results, { width: terminalWidth(), style }));
-    console.log(style.dim(`${response.total} results in ${response.search_time_ms} ms`));
+    printPage(response);
   },
 });
 

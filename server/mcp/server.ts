@@ -6,12 +6,22 @@ import type { Logger } from "../log.ts";
 import type { Metrics } from "../ops/metrics.ts";
 import type { SearchDeps } from "../search/search.ts";
 import { checkParams, internalError, loose, toolFailure, toolNotFound } from "./errors.ts";
+import { fetchTool } from "./tools/fetch.ts";
+import { findSimilarJobsTool } from "./tools/find-similar-jobs.ts";
+import { getJobTool } from "./tools/get-job.ts";
 import { listCitiesTool } from "./tools/list-cities.ts";
+import { listFiltersTool } from "./tools/list-filters.ts";
+import { searchTool } from "./tools/search.ts";
 import { searchJobsTool } from "./tools/search-jobs.ts";
 import type { McpTool } from "./tool.ts";
 
-const TOOLS = new Map<string, McpTool>([searchJobsTool, listCitiesTool].map((tool) => [tool.definition.name, tool]));
+/** The spec's two tools, then ours (job details, similar jobs, filter values, and the search/fetch pair of ChatGPT connectors). */
+const TOOLS = new Map<string, McpTool>(
+  [searchJobsTool, listCitiesTool, getJobTool, findSimilarJobsTool, listFiltersTool, searchTool, fetchTool].map((tool) => [tool.definition.name, tool]),
+);
 const DEFINITIONS = [...TOOLS.values()].map((tool) => tool.definition);
+/** Tools whose calls are searches (timed into the search latency metric). */
+const SEARCHES = new Set<McpTool>([searchJobsTool, findSimilarJobsTool, searchTool]);
 export const SERVER_NAME = "jobsearch";
 
 /**
@@ -41,7 +51,7 @@ export function createMcpServer(
     try {
       const started = performance.now();
       const output = await tool.call(args, deps);
-      if (tool === searchJobsTool) deps.metrics.observeSearch("mcp", (performance.now() - started) / 1000);
+      if (SEARCHES.has(tool)) deps.metrics.observeSearch("mcp", (performance.now() - started) / 1000);
       return { content: [{ type: "text", text: JSON.stringify(output) }], structuredContent: output };
     } catch (error) {
       const failure = toolFailure(error);

@@ -114,6 +114,27 @@ export const citiesOperation = operation({
   },
 });
 
+const JOB_ID = { name: "id", in: "path", required: true, description: "The posting's id, as results carry it", schema: { type: "string" }, example: "hn-4711" };
+const notFound = () => json("No posting has this id", ref("Error"), { notFound: { request_id: REQUEST_ID, error: "No posting has the id \"hn-1\"", error_code: "NOT_FOUND" } });
+
+export const jobOperation = operation({
+  tags: ["Jobs"],
+  summary: "One posting",
+  description: "The whole posting with this id (results carry it as `id`), its description uncut.",
+  security: API_KEY,
+  parameters: [JOB_ID],
+  responses: { 200: json("The posting", ref("JobResponse"), {}), 404: notFound(), ...commonErrors() },
+});
+
+export const similarOperation = operation({
+  tags: ["Jobs"],
+  summary: "Postings similar to one",
+  description: "A search for postings like this one (its vector, its title and first tags), with the search's filters and paging, best first unless `sort` says otherwise; the posting and its reposts are left out. The response is a search response.",
+  security: API_KEY,
+  parameters: [JOB_ID, ...queryParameters({ top_k: 10 }).filter((p) => p.name !== "q" && p.name !== "understand")],
+  responses: { 200: json("A page of similar postings", ref("SearchResponse"), {}), 404: notFound(), ...commonErrors() },
+});
+
 // --- internal ---
 
 function operation(detail: Record<string, unknown>): DocumentDecoration {

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { AppError, invalidParameter } from "../../shared/errors.ts";
-import { parseSearchRequest, type CityCounts, type SearchResponse } from "../../shared/search.ts";
+import { parseSearchRequest, type CityCounts, type JobResponse, type SearchResponse } from "../../shared/search.ts";
 import type { KeyStore } from "../auth/api-keys.ts";
 import { requireApiKey } from "../auth/guard.ts";
 import { readBodyText } from "../http/body-limit.ts";
@@ -9,12 +9,14 @@ import type { Config } from "../config.ts";
 import { corsHeaders, preflightResponse } from "../http/cors.ts";
 import type { Metrics } from "../ops/metrics.ts";
 import { notePrincipal, noteQuery, requestIdOf } from "../ops/request-context.ts";
-import { citiesOperation, searchGetOperation, searchPostOperation } from "../openapi/operations.ts";
-import { searchJobs, type SearchDeps } from "../search/search.ts";
+import { citiesOperation, jobOperation, searchGetOperation, searchPostOperation, similarOperation } from "../openapi/operations.ts";
+import { searchJobs, type SearchDeps, type SearchOutcome } from "../search/search.ts";
+import { getPosting, similarJobs } from "../search/similar.ts";
 
 /**
  * GET and POST /v1/search (spec §4.1, §4.2): API key, a slot in flight, its rate limit, then parameters, then the search.
  * GET /v1/cities (ours, not in the spec): the cities with posting counts, for pickers and the CLI.
+ * GET /v1/jobs/{id} and /v1/jobs/{id}/similar (ours): one posting, and postings like it (a search).
  * CORS (cors.ts) grants only allowed origins; others are not refused, since a key in the
  * x-api-key header is never sent by a browser on its own (no cookies, nothing to forge).
  */
@@ -47,17 +49,20 @@ export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateL
     const started = performance.now();
     const request = parseSearchRequest(raw, fromQueryString ? "get" : "post");
     noteQuery(http, request.query);
-    const { results, query } = await searchJobs(deps, request);
+    return answer(await searchJobs(deps, request), started, requestId);
+  };
+  const answer = (outcome: SearchOutcome, started: number, requestId: string): SearchResponse => {
     const elapsed = performance.now() - started;
     deps.metrics.observeSearch("rest", elapsed / 1000);
-    const body: SearchResponse = {
+    const { results, query, facets, total_matches } = outcome;
+    return {
       request_id: requestId,
       total: results.length,
       search_time_ms: Math.round(elapsed),
       results,
       query,
+      ...(facets ? { facets, total_matches } : {}),
     };
-    return body;
   };
 
   const preflight = ({ request }: { request: Request }) => preflightResponse(deps.config, request, "GET, POST");
@@ -77,6 +82,17 @@ export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateL
         }),
       { parse: "none", detail: searchPostOperation },
     )
+    .get("/v1/jobs/:id", async ({ request, params }) => {
+      await authorize(request);
+      const body: JobResponse = { request_id: requestIdOf(request), job: await getPosting(deps, params.id) };
+      return body;
+    }, { detail: jobOperation })
+    .get("/v1/jobs/:id/similar", ({ request, params }) =>
+      limited(request, async () => {
+        const started = performance.now();
+        return answer(await similarJobs(deps, params.id, queryParameters(new URL(request.url)), "get"), started, requestIdOf(request));
+      }),
+      { detail: similarOperation })
     .get("/v1/cities", async ({ request }) => {
       await authorize(request);
       const { cityCounts } = await deps.store.facets();

@@ -20,8 +20,8 @@ export const searchJobsTool: McpTool = {
 
   async call(args, deps) {
     const request = parseSearchRequest(args, "mcp");
-    const { results, query } = await searchJobs(deps, request);
-    const output: SearchResults = { total: results.length, results, query };
+    const { results, query, facets, total_matches } = await searchJobs(deps, request);
+    const output: SearchResults = { total: results.length, results, query, ...(facets ? { facets, total_matches } : {}) };
     return output;
   },
 };

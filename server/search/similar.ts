@@ -1,0 +1,47 @@
+import { AppError } from "../../shared/errors.ts";
+import type { Posting } from "../../shared/job.ts";
+import { parseSearchRequest, type Interface } from "../../shared/search.ts";
+import { repostKey } from "./page.ts";
+import { searchJobs, type SearchDeps, type SearchOutcome } from "./search.ts";
+
+/*
+ * Job details and similar jobs (GET /v1/jobs/{id}, /v1/jobs/{id}/similar; MCP get_job,
+ * find_similar_jobs, fetch). Similar jobs are a search whose vector is the posting's own and whose
+ * words are its title and first tags, with the search's filters and paging; the posting and its
+ * reposts are left out, and the page is best first unless `sort` says otherwise.
+ */
+
+/** The posting with this id; NOT_FOUND when there is none. */
+export async function getPosting(deps: Pick<SearchDeps, "store">, id: string): Promise<Posting> {
+  const found = await deps.store.posting(id);
+  if (!found) throw notFound(id);
+  return found.posting;
+}
+
+/**
+ * Postings like the one with this id: `raw` holds the search parameters (filters, top_k, offset,
+ * detail, sort, min_score, collapse, facets; a `q` is ignored), read as `via` reads them.
+ */
+export async function similarJobs(deps: SearchDeps, id: string, raw: Record<string, unknown>, via: Interface): Promise<SearchOutcome> {
+  const parsed = parseSearchRequest({ ...raw, [via === "mcp" ? "query" : "q"]: "similar" }, via);
+  const found = await deps.store.posting(id);
+  if (!found) throw notFound(id);
+  const { posting, vector } = found;
+  const words = [posting.job_title ?? "", ...posting.job_tags.slice(0, SIMILAR_TAGS)].join(" ").trim();
+  return searchJobs(deps, {
+    ...parsed,
+    query: words || "job",
+    understand: false,
+    sort: raw.sort === undefined ? "relevance" : parsed.sort,
+    similarTo: { id, vector, repostKey: repostKey(posting) },
+  });
+}
+
+// --- internal ---
+
+/** Tags beside the title in a similar-jobs search: the first few say what the job is. */
+const SIMILAR_TAGS = 5;
+
+function notFound(id: string): AppError {
+  return new AppError("NOT_FOUND", `No posting has the id ${JSON.stringify(id)}`);
+}
