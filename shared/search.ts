@@ -46,7 +46,7 @@ export interface SearchRequest {
   /** The score a match needs to be counted in facets and total_matches: min_score when given, else 0.5 (a plausible match). */
   facetMinScore: number;
   /** Internal: similar jobs to this posting (its vector is the query's; it and its reposts are left out). */
-  similarTo?: { id: string; vector: Float32Array; repostKey?: string };
+  similarTo?: { id: string; vector?: Float32Array; repostKey?: string };
   /** Filters read from the query's words (set by the search, never by a caller); they mean more fields than the explicit ones (store/filter.ts). */
   inferred?: SearchFilters;
   /** Internal: the evaluation compares retrievers; callers always get "hybrid". */

@@ -55,9 +55,9 @@ describe("initialize and tools/list", () => {
     expect(LATEST_PROTOCOL_VERSION).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 
-  test("lists both tools with input and output schemas and read-only annotations", async () => {
+  test("lists the spec's tools and ours with input and output schemas and read-only annotations", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(["list_cities", "search_jobs"]);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(["fetch", "find_similar_jobs", "get_job", "list_cities", "list_filters", "search", "search_jobs"]);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe("object");
       expect(tool.outputSchema?.type).toBe("object");
@@ -67,12 +67,12 @@ describe("initialize and tools/list", () => {
     const search = tools.find((tool) => tool.name === "search_jobs")!;
     expect(Object.keys(search.inputSchema.properties!).sort()).toEqual(
       [
-        "city", "collapse", "company", "country", "detail", "employment_type", "include_unknown_salary", "min_score", "near", "offset", "query",
+        "city", "collapse", "company", "country", "detail", "employment_type", "facets", "include_unknown_salary", "min_score", "near", "offset", "query",
         "radius_km", "remote", "salary_currency", "salary_max", "salary_min", "seniority", "since", "sort", "source", "tags", "top_k", "understand", "until",
       ],
     );
     expect(search.description).toContain("list_cities");
-    expect(Object.keys(search.outputSchema!.properties!).sort()).toEqual(["query", "results", "total"]);
+    expect(Object.keys(search.outputSchema!.properties!).sort()).toEqual(["facets", "query", "results", "total", "total_matches"]);
   });
 });
 

@@ -243,7 +243,7 @@ function toStoredJob(record: ValidJobRecord, hash: string, vector: Float32Array)
     ...coordinates(job.city, job.country),
     content_hash: hash,
     ...terms,
-    result_json: JSON.stringify({ id: job.id, ...resultFields(job), ...terms }),
+    result_json: JSON.stringify({ id: job.id, ...resultFields(job), country: job.country, ...terms }),
     vector,
   };
 }

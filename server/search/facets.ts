@@ -17,7 +17,9 @@ export const SALARY_BUCKET = 25_000;
 const SALARY_TOP = 300_000;
 
 export async function countFacets(store: Pick<StoreReader, "countries">, rows: JobRow[], names: FacetName[]): Promise<FacetCounts> {
-  const countries = names.includes("country") ? await store.countries(rows.map((row) => row.id)) : new Map<string, string | null>();
+  // Rows loaded before result_json held the country (undefined there) are looked up.
+  const unknown = names.includes("country") ? rows.filter((row) => row.country === undefined).map((row) => row.id) : [];
+  const countries = unknown.length > 0 ? await store.countries(unknown) : new Map<string, string | null>();
   const out: FacetCounts = {};
   for (const name of names) {
     const counts = new Map<string, number>();
@@ -47,7 +49,7 @@ function valuesOf(name: FacetName, row: JobRow, countries: Map<string, string | 
     case "city":
       return row.city ? [row.city] : [];
     case "country": {
-      const country = countries.get(row.id);
+      const country = row.country === undefined ? countries.get(row.id) : row.country;
       return country ? [country] : [];
     }
     case "source":

@@ -44,7 +44,7 @@ export function repostKey(row: Pick<JobRow, "company_name" | "job_title">): stri
 
 export function toResult(candidate: Ranked, request: SearchRequest): JobResult {
   // The stored fields are id, then spec §2.1's in its order with unknown ones absent; score goes first.
-  const { job_description, vector: _, terms: __, ...fields } = candidate.row;
+  const { job_description, vector: _, terms: __, country: ___, ...fields } = candidate.row;
   return {
     score: candidate.score,
     ...fields,

@@ -40,7 +40,7 @@ export async function similarJobs(deps: SearchDeps, id: string, raw: Record<stri
 // --- internal ---
 
 /** Tags beside the title in a similar-jobs search: the first few say what the job is. */
-const SIMILAR_TAGS = 5;
+const SIMILAR_TAGS = 0;
 
 function notFound(id: string): AppError {
   return new AppError("NOT_FOUND", `No posting has the id ${JSON.stringify(id)}`);

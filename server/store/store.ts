@@ -29,8 +29,8 @@ export interface StoreOptions {
   readConsistencyMs?: number;
 }
 
-/** A posting as a search reads it: id and result fields (the description only for full detail). */
-export type JobRow = { id: string } & Omit<JobResult, "score" | "bm25_rank" | "vector_rank" | "fused_score">;
+/** A posting as a search reads it: id, result fields and country (the description only for full detail). */
+export type JobRow = { id: string; country?: string | null } & Omit<JobResult, "score" | "bm25_rank" | "vector_rank" | "fused_score">;
 
 /** A candidate as ranking reads it: shared between searches, so never modified. */
 export type CandidateRow = Readonly<JobRow & { vector: Float32Array; terms: RowTerms }>;
