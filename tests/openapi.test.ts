@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { ErrorBodySchema, RateLimitedBodySchema } from "../shared/errors.ts";
-import { CityCountsSchema, SearchParametersSchema, SearchResponseSchema } from "../shared/search.ts";
-import { CITIES_EXAMPLE, ERROR_EXAMPLES, RATE_LIMITED_EXAMPLE, SEARCH_EXAMPLE } from "../server/openapi/operations.ts";
+import { CityCountsSchema, JobResponseSchema, SearchParametersSchema, SearchResponseSchema } from "../shared/search.ts";
+import { CITIES_EXAMPLE, JOB_EXAMPLE, ERROR_EXAMPLES, RATE_LIMITED_EXAMPLE, SEARCH_EXAMPLE } from "../server/openapi/operations.ts";
 import { fixturePostings } from "./fixtures/postings.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 
@@ -41,6 +41,8 @@ describe("GET /openapi/json", () => {
       "/revoke",
       "/token",
       "/v1/cities",
+      "/v1/jobs/{id}",
+      "/v1/jobs/{id}/similar",
       "/v1/search",
     ]);
     expect(Object.keys(doc.paths["/v1/search"]).sort()).toEqual(["get", "post"]);
@@ -66,6 +68,8 @@ describe("GET /openapi/json", () => {
     ["get", "/v1/search", ["200", ...SEARCH_ERRORS]],
     ["post", "/v1/search", ["200", ...SEARCH_ERRORS]],
     ["get", "/v1/cities", ["200", "403", "429", "500"]],
+    ["get", "/v1/jobs/{id}", ["200", "403", "404", "429", "500"]],
+    ["get", "/v1/jobs/{id}/similar", ["200", "403", "404", "429", "500"]],
   ])("%s %s: x-api-key, a 200 with an example and the error bodies", (method, path, statuses) => {
     const operation = doc.paths[path][method];
     expect(operation.security).toEqual([{ ApiKey: [] }]);
@@ -100,6 +104,7 @@ describe("the documented examples are true", () => {
   test("the 200 examples fit the shared schemas", () => {
     SearchResponseSchema.parse(SEARCH_EXAMPLE);
     CityCountsSchema.parse(CITIES_EXAMPLE);
+    JobResponseSchema.parse(JOB_EXAMPLE);
     RateLimitedBodySchema.parse(RATE_LIMITED_EXAMPLE);
   });
 

@@ -140,7 +140,7 @@ describe("search page in Chromium", () => {
     const hostile = cards().filter({ hasText: "Security Engineer" });
     expect(await hostile.locator(".card-title").textContent()).toBe(HOSTILE.job_title);
     expect(await hostile.locator(".company").textContent()).toBe(HOSTILE.company_name);
-    expect(await hostile.locator("a").count()).toBe(0); // a javascript: URL is not made a link
+    expect(await hostile.locator("a.title-link").count()).toBe(0); // a javascript: URL is not made a link
     expect(await page.locator("#results img, #results script, #results b, #results i").count()).toBe(0);
     await hostile.locator(".toggle-description").click();
     await hostile.locator(".description").waitFor({ state: "visible" });
@@ -179,6 +179,34 @@ describe("search page in Chromium", () => {
     await page.waitForFunction(() => (document.getElementById("understood") as HTMLElement).hidden, undefined, { timeout: 20_000 });
     expect(new Set(await cards().locator(".fact.place dd").allTextContents()).size).toBeGreaterThan(1);
     await shot("understood");
+  });
+
+  test("facet counts beside the results filter when chosen; each card leads to its posting and to similar ones", async () => {
+    await searchFor("registered nurse");
+    const cityFacets = page.locator("#facets section", { hasText: "City" }).locator("button.facet");
+    expect(await cityFacets.count()).toBeGreaterThan(1);
+    const first = (await cityFacets.first().textContent())!;
+    const [, city] = /^(.*) \((\d+)\)$/.exec(first)!;
+    await cityFacets.first().click();
+    await page.waitForFunction((name) => location.search.includes(`city=${encodeURIComponent(name!)}`), city, { timeout: 20_000 });
+    await waitForText("#status", /results? \(/);
+    const places = await cards().locator(".fact.place dd").allTextContents();
+    // The counts are of plausible matches (score 0.5 or more); the page lists every match.
+    expect(new Set(places)).toEqual(new Set([city!]));
+    await shot("facets");
+
+    await cards().first().locator("a.similar-link").click();
+    await waitForText("#status", /similar to the one chosen/);
+    expect(page.url()).toContain("similar=");
+    expect(await cards().count()).toBeGreaterThan(0);
+    await cards().first().locator("a.details-link").click();
+    await waitForText("#status", /One posting/);
+    expect(page.url()).toContain("job=");
+    expect((await page.locator("#results .job .description").textContent())!.length).toBeGreaterThan(20);
+    await shot("job");
+    await page.goBack();
+    await waitForText("#status", /similar to the one chosen/);
+    await page.fill("#city", "");
   });
 
   test("pages forward and back with offset and top_k", async () => {
@@ -256,7 +284,7 @@ describe("search page in Chromium", () => {
 
   test("the docs page renders the operations offline", async () => {
     await page.goto(`${t.url}/docs`);
-    await waitForCount(".opblock", 15);
+    await waitForCount(".opblock", 17);
     const paths = await page.locator(".opblock-summary-path").allTextContents();
     for (const path of ["/v1/search", "/v1/cities", "/mcp"]) expect(paths.map((p) => p.replace(/\u200b/g, ""))).toContain(path);
     await page.locator("#operations-Search-postV1Search .opblock-summary").click();

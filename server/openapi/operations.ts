@@ -1,6 +1,6 @@
 import type { DocumentDecoration } from "elysia";
 import type { ErrorBody, RateLimitedBody } from "../../shared/errors.ts";
-import type { CityCounts, SearchResponse } from "../../shared/search.ts";
+import type { CityCounts, JobResponse, SearchResponse } from "../../shared/search.ts";
 import { queryParameters, ref, type JsonSchema } from "./schemas.ts";
 
 /**
@@ -36,6 +36,25 @@ export const SEARCH_EXAMPLE: SearchResponse = {
     applied_filters: { seniority: ["senior"], city: "Berlin" },
     corrected: "senior backend engineer in Berlin",
     hints: ['searched for "backend" instead of "bakend"'],
+  },
+};
+
+export const JOB_EXAMPLE: JobResponse = {
+  request_id: REQUEST_ID,
+  job: {
+    id: "hn-4711",
+    job_title: "Senior Backend Engineer",
+    company_name: "Acme Analytics",
+    city: "Berlin",
+    country: "DE",
+    publish_time: "2026-09-14 08:30:00",
+    base_salary: "70000.00-90000.00 EUR/YEAR",
+    job_url: "https://jobs.example.com/postings/4711",
+    job_tags: ["Python", "PostgreSQL"],
+    data_source: "linkedin",
+    seniority_level: "senior",
+    employment_type: "FULL_TIME",
+    job_description: "We build the data platform behind our analytics product: Python services on PostgreSQL and Kafka.",
   },
 };
 
@@ -123,7 +142,7 @@ export const jobOperation = operation({
   description: "The whole posting with this id (results carry it as `id`), its description uncut.",
   security: API_KEY,
   parameters: [JOB_ID],
-  responses: { 200: json("The posting", ref("JobResponse"), {}), 404: notFound(), ...commonErrors() },
+  responses: { 200: json("The posting", ref("JobResponse"), { job: JOB_EXAMPLE }), 404: notFound(), ...commonErrors() },
 });
 
 export const similarOperation = operation({
@@ -132,7 +151,7 @@ export const similarOperation = operation({
   description: "A search for postings like this one (its vector, its title and first tags), with the search's filters and paging, best first unless `sort` says otherwise; the posting and its reposts are left out. The response is a search response.",
   security: API_KEY,
   parameters: [JOB_ID, ...queryParameters({ top_k: 10 }).filter((p) => p.name !== "q" && p.name !== "understand")],
-  responses: { 200: json("A page of similar postings", ref("SearchResponse"), {}), 404: notFound(), ...commonErrors() },
+  responses: { 200: json("A page of similar postings", ref("SearchResponse"), { page: { ...SEARCH_EXAMPLE, query: { text: "Senior Backend Engineer", applied_filters: {}, corrected: null, hints: [] } } }), 404: notFound(), ...commonErrors() },
 });
 
 // --- internal ---

@@ -46,9 +46,24 @@ function searchBody(params, detail) {
   if (params.tags) body.tags = params.tags.split(",").map((tag) => tag.trim()).filter((tag) => tag !== "");
   if (params.salary_min) body.salary_min = Number(params.salary_min);
   if (params.understand === "false") body.understand = false;
+  body.facets = FACETS;
   // The page picks one level or type; the API takes a list.
   for (const name of ["seniority", "employment_type"]) if (params[name]) body[name] = [params[name]];
   return body;
+}
+
+/** The counts the page shows beside the results (each a filter of the form). */
+export const FACETS = ["seniority", "employment_type", "remote", "city", "tags"];
+
+/** One posting by id (GET /v1/jobs/{id}). */
+export function getJob(id, signal) {
+  return api(`/v1/jobs/${encodeURIComponent(id)}`, { signal });
+}
+
+/** Postings like one (GET /v1/jobs/{id}/similar), a page of them. */
+export function getSimilar(id, params, signal) {
+  const query = new URLSearchParams({ top_k: String(params.top_k || 20), offset: String(params.offset || 0) });
+  return api(`/v1/jobs/${encodeURIComponent(id)}/similar?${query}`, { signal });
 }
 
 export function postSearch(params, detail, signal) {

@@ -1,6 +1,8 @@
 // The search page: plain JavaScript modules, no framework, no build step.
 import { api, explain, postSearch, readKey, writeKey } from "./api.js";
 import { card } from "./card.js";
+import { fillCityOptions, knownCity, loadCities } from "./places.js";
+import { renderFacets, showAddressedView } from "./views.js";
 import { understoodLine } from "./understood.js";
 
 /** The deepest result the service pages to (offset + top_k; RESULT_WINDOW_MAX in shared/search-params.ts). */
@@ -14,13 +16,12 @@ const ui = {
   form: $("search-form"), q: $("q"), city: $("city"), cityOptions: $("city-options"), country: $("country"),
   source: $("source"), message: $("message"), status: $("status"), heading: $("results-heading"),
   results: $("results"), pager: $("pager"), prev: $("prev-page"), next: $("next-page"), pageLabel: $("page-label"),
-  understood: $("understood"), understoodText: $("understood-text"), exactWords: $("exact-words"),
+  understood: $("understood"), understoodText: $("understood-text"), exactWords: $("exact-words"), facets: $("facets"),
 };
 
 /** The search on screen: its parameters, and (once asked for) the same page with full descriptions. */
 let current = null;
 let inFlight = null;
-let cities = [];
 
 // --- the API key: entered once, kept in localStorage ---
 
@@ -147,6 +148,7 @@ function render(body, params) {
   ui.results.replaceChildren(...body.results.map((result) => card(result, { loadDescription: fullDescription, onError: report })));
   learnSources(body.results);
   showUnderstood(body.query);
+  renderFacets(ui.facets, body.facets, pickFacet);
   if (count === 0) {
     ui.status.textContent = params.offset === 0
       ? `No postings match “${params.q}”. Try other words or fewer filters.`
@@ -168,6 +170,29 @@ function showUnderstood(query) {
   ui.understood.hidden = !line;
   if (line) ui.understoodText.textContent = `${line}.`;
 }
+
+/** A facet value chosen: it becomes the form's filter (a skill is added to the others) and the search runs again. */
+function pickFacet(name, value) {
+  const field = $(name);
+  if (name === "tags") field.value = [...new Set([...field.value.split(","), value].map((tag) => tag.trim()).filter(Boolean))].join(", ");
+  else {
+    if (field instanceof HTMLSelectElement && ![...field.options].some((o) => o.value === value)) field.append(new Option(value, value));
+    field.value = value;
+  }
+  search(readForm(), { focusResults: true });
+}
+
+// --- one posting, and postings like it (?job=ID, ?similar=ID) ---
+
+const route = () => showAddressedView(ui, { report, clearMessage });
+
+ui.results.addEventListener("click", (event) => {
+  const link = event.target.closest?.("a.details-link, a.similar-link");
+  if (!link || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  event.preventDefault();
+  history.pushState(null, "", link.getAttribute("href"));
+  route().then(() => ui.heading.focus());
+});
 
 // --- one result's full description ---
 
@@ -194,45 +219,6 @@ function learnSources(results) {
   }
 }
 
-// --- cities and countries for the filters ---
-
-async function loadCities() {
-  try {
-    const body = await api("/v1/cities");
-    cities = body.cities;
-  } catch (error) {
-    report(error);
-    return;
-  }
-  const names = new Intl.DisplayNames(undefined, { type: "region" });
-  const countries = [...new Set(cities.map((c) => c.country).filter(Boolean))]
-    .map((code) => ({ code, name: safeRegionName(names, code) }))
-    .sort((a, b) => a.name.localeCompare(b.name));
-  const chosen = ui.country.value || fromAddress().country;
-  ui.country.replaceChildren(ui.country.options[0]);
-  for (const { code, name } of countries) ui.country.append(new Option(`${name} (${code})`, code));
-  if (chosen && !countries.some((c) => c.code === chosen)) ui.country.append(new Option(chosen, chosen));
-  ui.country.value = chosen;
-  fillCityOptions();
-}
-
-function safeRegionName(names, code) {
-  try { return names.of(code) ?? code; } catch { return code; }
-}
-
-function fillCityOptions() {
-  const country = ui.country.value;
-  const options = cities
-    .filter((c) => !country || c.country === country)
-    .map((c) => {
-      const option = document.createElement("option");
-      option.value = c.city;
-      option.label = `${c.country ?? "?"} · ${c.postings} posting${c.postings === 1 ? "" : "s"}`;
-      return option;
-    });
-  ui.cityOptions.replaceChildren(...options);
-}
-
 // --- wiring ---
 
 ui.keyForm.addEventListener("submit", (event) => {
@@ -246,7 +232,7 @@ ui.keyForm.addEventListener("submit", (event) => {
   clearMessage();
   showKey();
   ui.status.textContent = "API key saved.";
-  loadCities();
+  loadCities(ui, report, fromAddress().country);
   if (ui.q.value.trim()) search(readForm());
   else ui.q.focus();
 });
@@ -272,8 +258,8 @@ ui.form.addEventListener("submit", (event) => {
 });
 
 ui.country.addEventListener("change", () => {
-  fillCityOptions();
-  if (ui.city.value && !cities.some((c) => c.city === ui.city.value && (!ui.country.value || c.country === ui.country.value))) ui.city.value = "";
+  fillCityOptions(ui);
+  if (ui.city.value && !knownCity(ui.city.value, ui.country.value)) ui.city.value = "";
 });
 
 ui.exactWords.addEventListener("click", (event) => {
@@ -291,7 +277,8 @@ ui.next.addEventListener("click", () => {
   search({ ...params, offset: params.offset + Number(params.top_k) }, { focusResults: true });
 });
 
-window.addEventListener("popstate", () => {
+window.addEventListener("popstate", async () => {
+  if (await route()) return;
   const params = fromAddress();
   writeForm(params);
   if (params.q) search(params, { push: false });
@@ -303,6 +290,8 @@ showKey();
 const initial = fromAddress();
 writeForm(initial);
 if (readKey()) {
-  loadCities();
-  if (initial.q) search(initial, { push: false });
+  loadCities(ui, report, fromAddress().country);
+  route().then((shown) => {
+    if (!shown && initial.q) search(initial, { push: false });
+  });
 }

@@ -36,6 +36,8 @@ export function card(result, { loadDescription, onError }) {
     tags.append(li);
   }
   if (result.job_tags.length === 0) tags.remove();
+  item.querySelector(".details-link").href = `?job=${encodeURIComponent(result.id)}`;
+  item.querySelector(".similar-link").href = `?similar=${encodeURIComponent(result.id)}`;
 
   const button = item.querySelector(".toggle-description");
   const description = item.querySelector(".description");
