@@ -144,7 +144,7 @@ async function searchOnce(q: string, topK: number, tally: { requests: number; fa
 function resultFields(p: Posting): Record<string, unknown> {
   const present = (key: string) => (p[key] === null || p[key] === undefined || p[key] === "" ? {} : { [key]: p[key] });
   return {
-    ...present("job_title"), ...present("city"), ...present("company_name"), publish_time: p.publish_time,
+    id: p.id, ...present("job_title"), ...present("city"), ...present("company_name"), publish_time: p.publish_time,
     ...present("base_salary"), job_url: p.job_url, job_tags: p.job_tags ?? [], data_source: p.data_source,
     ...present("seniority_level"), ...present("employment_type"),
   };

@@ -149,6 +149,11 @@ describe("CLI", () => {
     const similar = await runCli(["similar", "fx-01", "--top-k", "3", ...args]);
     expect(similar.code).toBe(0);
     expect(similar.stdout).toContain("3 results");
+    const faceted = await runCli(["search", "registered nurse", "--facets", "city,source", "--min-score", "0", "--top-k", "3", ...args]);
+    expect(faceted.code).toBe(0);
+    expect(faceted.stdout).toMatch(/city\s+postings/);
+    expect(faceted.stdout).toMatch(/source\s+postings/);
+    expect(faceted.stdout).toMatch(/3 results of \d+ matching/);
     const missing = await runCli(["job", "nope", ...args]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("[NOT_FOUND]");
