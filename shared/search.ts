@@ -156,8 +156,10 @@ export type SearchResults = z.infer<typeof SearchResultsSchema>;
 
 /** What `list_cities` returns as structuredContent (spec §2.3). */
 export const CityListSchema = z.object({
-  total: z.number().int().describe("Number of cities"),
-  cities: z.array(z.string()).describe("Every city that has postings, sorted"),
+  total: z.number().int().describe("Number of cities (that start with prefix, when given), however many limit returns"),
+  cities: z.array(z.string()).describe("Every city that has postings, sorted (those starting with prefix; the first limit)"),
+  city_counts: z.array(z.object({ city: z.string(), count: z.number().int() })).optional()
+    .describe("with_counts: the same cities with their postings"),
 });
 export type CityList = z.infer<typeof CityListSchema>;
 
@@ -181,3 +183,16 @@ export const JobResponseSchema = z.object({
   job: PostingSchema,
 });
 export type JobResponse = z.infer<typeof JobResponseSchema>;
+
+const ValueCountsSchema = z.array(z.object({ value: z.string(), count: z.number().int() }));
+/** Each filter's values with their postings, most first (GET /v1/filters, MCP list_filters). */
+export const FilterValuesSchema = z.object({
+  city: ValueCountsSchema.describe("Exact values of the city filter"),
+  country: ValueCountsSchema.describe("Two-letter codes for the country filter"),
+  source: ValueCountsSchema.describe("Values of the source filter"),
+  seniority: ValueCountsSchema.describe("Values of the seniority filter"),
+  employment_type: ValueCountsSchema.describe("Values of the employment_type filter"),
+  remote: ValueCountsSchema.describe("\"true\" and \"false\": postings marked remote and not"),
+  tags: ValueCountsSchema.describe("The 100 most used tags, lowercased, for the tags filter"),
+});
+export type FilterValues = z.infer<typeof FilterValuesSchema>;

@@ -139,6 +139,39 @@ describe("MCP tools", () => {
   });
 });
 
+describe("cities and filter values", () => {
+  test("a city filter differing from a city only in case or accents matches nothing, and a hint names the city (REST and MCP)", async () => {
+    for (const [typed, meant] of [["berlin", "Berlin"], ["zurich", "Zürich"]]) {
+      const response = await fetch(`${t.url}/v1/search`, {
+        method: "POST", headers: { "x-api-key": t.apiKey, "content-type": "application/json" }, body: JSON.stringify({ q: "nurse", city: typed }),
+      });
+      const body = (await response.json()) as any;
+      expect(body.results).toEqual([]);
+      expect(body.query.hints).toContain(`no city '${typed}'; did you mean '${meant}'?`);
+      const out = (await call("search_jobs", { query: "nurse", city: typed })).structuredContent as any;
+      expect(out.query.hints).toContain(`no city '${typed}'; did you mean '${meant}'?`);
+    }
+  });
+
+  test("list_cities can ask small: prefix, limit and counts; without arguments it is the spec's answer", async () => {
+    const all = (await call("list_cities", {})).structuredContent as any;
+    expect(Object.keys(all).sort()).toEqual(["cities", "total"]);
+    const some = (await call("list_cities", { prefix: "zu", limit: 1, with_counts: true })).structuredContent as any;
+    expect(some).toEqual({ total: 1, cities: ["Zürich"], city_counts: [{ city: "Zürich", count: POSTINGS.filter((p) => p.city === "Zürich").length }] });
+    const limited = (await call("list_cities", { limit: 2 })).structuredContent as any;
+    expect(limited.total).toBe(all.total);
+    expect(limited.cities).toEqual(all.cities.slice(0, 2));
+    expect((await call("list_cities", { limit: 0 })).isError).toBe(true);
+  });
+
+  test("GET /v1/filters lists the sources the data holds, with counts", async () => {
+    const { status, body } = await get("/v1/filters");
+    expect(status).toBe(200);
+    const indeed = POSTINGS.filter((p) => p.data_source === "indeed").length;
+    expect(body.source).toContainEqual({ value: "indeed", count: indeed });
+  });
+});
+
 describe("CLI", () => {
   test("job ID prints the posting; similar ID prints a table; an unknown id is an error", async () => {
     const args = ["--url", t.url, "--api-key", t.apiKey];

@@ -41,6 +41,7 @@ describe("GET /openapi/json", () => {
       "/revoke",
       "/token",
       "/v1/cities",
+      "/v1/filters",
       "/v1/jobs/{id}",
       "/v1/jobs/{id}/similar",
       "/v1/search",
@@ -68,6 +69,7 @@ describe("GET /openapi/json", () => {
     ["get", "/v1/search", ["200", ...SEARCH_ERRORS]],
     ["post", "/v1/search", ["200", ...SEARCH_ERRORS]],
     ["get", "/v1/cities", ["200", "403", "429", "500"]],
+    ["get", "/v1/filters", ["200", "403", "429", "500"]],
     ["get", "/v1/jobs/{id}", ["200", "403", "404", "429", "500"]],
     ["get", "/v1/jobs/{id}/similar", ["200", "403", "404", "429", "500"]],
   ])("%s %s: x-api-key, a 200 with an example and the error bodies", (method, path, statuses) => {

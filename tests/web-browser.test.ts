@@ -126,7 +126,7 @@ describe("search page in Chromium", () => {
     for (const part of [".title-link", ".fact.date time", ".fact.score dd", ".fact.source dd"]) {
       expect(await first.locator(part).count()).toBe(1);
     }
-    expect(await status().textContent()).toMatch(/^20 results \(1–20\) for “backend engineer python”/);
+    expect(await status().textContent()).toMatch(/^Best 20 results \(1–20\) for “backend engineer python”/);
     expect(page.url()).toContain("q=backend+engineer+python");
     await shot("search");
   });
@@ -266,13 +266,13 @@ describe("search page in Chromium", () => {
   });
 
   test("a rate limit gets a message saying how long to wait", async () => {
-    const limited = await startTestServer({ records: postings.slice(0, 5), env: { RATE_LIMIT_PER_MINUTE: "2" } });
+    const limited = await startTestServer({ records: postings.slice(0, 5), env: { RATE_LIMIT_PER_MINUTE: "3" } });
     try {
       origins.add(limited.url);
       const other = await context.newPage();
       await other.goto(`${limited.url}/?q=nurse`);
       await other.fill("#api-key", limited.apiKey);
-      await other.press("#api-key", "Enter"); // GET /v1/cities and the search: the two allowed
+      await other.press("#api-key", "Enter"); // GET /v1/cities, GET /v1/filters and the search: the three allowed
       await waitForText("#status", /results? \(/, other);
       await other.press("#q", "Enter");
       await waitForText("#message", /Too many requests for this key\. Wait \d+ seconds? and try again\./, other);
@@ -284,7 +284,7 @@ describe("search page in Chromium", () => {
 
   test("the docs page renders the operations offline", async () => {
     await page.goto(`${t.url}/docs`);
-    await waitForCount(".opblock", 17);
+    await waitForCount(".opblock", 18);
     const paths = await page.locator(".opblock-summary-path").allTextContents();
     for (const path of ["/v1/search", "/v1/cities", "/mcp"]) expect(paths.map((p) => p.replace(/\u200b/g, ""))).toContain(path);
     await page.locator("#operations-Search-postV1Search .opblock-summary").click();

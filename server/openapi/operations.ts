@@ -136,6 +136,19 @@ export const citiesOperation = operation({
 const JOB_ID = { name: "id", in: "path", required: true, description: "The posting's id, as results carry it", schema: { type: "string" }, example: "hn-4711" };
 const notFound = () => json("No posting has this id", ref("Error"), { notFound: { request_id: REQUEST_ID, error: "No posting has the id \"hn-1\"", error_code: "NOT_FOUND" } });
 
+export const filtersOperation = operation({
+  tags: ["Search"],
+  summary: "Filter values with counts",
+  description: "Each filter's values that the postings hold (city, country, source, seniority, employment_type, remote, the 100 most used tags), with their postings, most first: what a form or an agent can offer (MCP: list_filters).",
+  security: API_KEY,
+  responses: {
+    200: json("Each filter's values", ref("FilterValues"), {
+      values: { request_id: REQUEST_ID, city: [{ value: "Berlin", count: 412 }], country: [{ value: "DE", count: 530 }], source: [{ value: "linkedin", count: 900 }], seniority: [{ value: "senior", count: 120 }], employment_type: [{ value: "FULL_TIME", count: 700 }], remote: [{ value: "false", count: 800 }, { value: "true", count: 100 }], tags: [{ value: "python", count: 210 }] },
+    }),
+    ...commonErrors(),
+  },
+});
+
 export const jobOperation = operation({
   tags: ["Jobs"],
   summary: "One posting",

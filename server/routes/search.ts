@@ -9,7 +9,7 @@ import type { Config } from "../config.ts";
 import { corsHeaders, preflightResponse } from "../http/cors.ts";
 import type { Metrics } from "../ops/metrics.ts";
 import { notePrincipal, noteQuery, requestIdOf } from "../ops/request-context.ts";
-import { citiesOperation, jobOperation, searchGetOperation, searchPostOperation, similarOperation } from "../openapi/operations.ts";
+import { citiesOperation, filtersOperation, jobOperation, searchGetOperation, searchPostOperation, similarOperation } from "../openapi/operations.ts";
 import { searchJobs, type SearchDeps, type SearchOutcome } from "../search/search.ts";
 import { getPosting, similarJobs } from "../search/similar.ts";
 
@@ -69,6 +69,7 @@ export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateL
   return new Elysia({ name: "search-routes" })
     .options("/v1/search", preflight)
     .options("/v1/cities", preflight)
+    .options("/v1/filters", preflight)
     .onBeforeHandle(({ request, set }) => void Object.assign(set.headers, corsHeaders(deps.config, request)))
     .get("/v1/search", ({ request }) =>
       limited(request, () => respond(request, queryParameters(new URL(request.url)), true, requestIdOf(request))),
@@ -93,6 +94,10 @@ export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateL
         return answer(await similarJobs(deps, params.id, queryParameters(new URL(request.url)), "get"), started, requestIdOf(request));
       }),
       { detail: similarOperation })
+    .get("/v1/filters", async ({ request }) => {
+      await authorize(request);
+      return { request_id: requestIdOf(request), ...(await deps.store.filterValues()) };
+    }, { detail: filtersOperation })
     .get("/v1/cities", async ({ request }) => {
       await authorize(request);
       const { cityCounts } = await deps.store.facets();

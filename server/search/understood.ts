@@ -18,6 +18,8 @@ export interface UnderstoodRequest {
 export async function understandRequest(deps: { store: Pick<JobStore, "facets" | "termStats"> }, request: SearchRequest): Promise<UnderstoodRequest> {
   const understood = request.understand && request.similarTo === undefined ? await understand(deps, request) : undefined;
   const effective = understood ? { ...request, query: understood.text, inferred: readFilters(understood.filters) } : request;
+  const city = request.filters.city;
+  const cityLike = city === undefined ? undefined : await similarCity(deps, city);
   return {
     request: effective,
     echo(results, asked) {
@@ -30,6 +32,7 @@ export async function understandRequest(deps: { store: Pick<JobStore, "facets" |
       if (results.length === 0 && asked.offset === 0 && Object.keys(query.applied_filters).length > 0) {
         query.hints.push(`no posting matches the filters read from the query (${describe(query.applied_filters)}); search for the exact words instead with understand=false`);
       }
+      if (results.length === 0 && cityLike !== undefined) query.hints.push(`no city '${city}'; did you mean '${cityLike}'?`);
       if (results.length > 0 && asked.offset === 0 && Math.max(...results.map((r) => r.score)) < PLAUSIBLE_SCORE) {
         query.hints.push(`no close match: no result scores ${PLAUSIBLE_SCORE} or more, so the postings may not hold this job`);
       }
@@ -49,6 +52,21 @@ export async function prepareUnderstanding(deps: { store: Pick<JobStore, "facets
 async function understand(deps: { store: Pick<JobStore, "facets" | "termStats"> }, request: SearchRequest) {
   const facets = await deps.store.facets();
   return understandQuery(request.query, request.filters, { facets, stats: deps.store.termStats(), now: new Date() });
+}
+
+/**
+ * A city of the data that `city` (absent from it) differs from only in case or accents ("london" →
+ * "London"); the city filter stays exact, as the spec says, and a hint names this one.
+ */
+async function similarCity(deps: { store: Pick<JobStore, "facets"> }, city: string): Promise<string | undefined> {
+  const { cities } = await deps.store.facets();
+  if (cities.includes(city)) return undefined;
+  const key = plain(city);
+  return cities.find((candidate) => plain(candidate) === key);
+}
+
+function plain(text: string): string {
+  return text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().trim();
 }
 
 function describe(filters: Record<string, unknown>): string {

@@ -1,5 +1,6 @@
 import type * as lancedb from "@lancedb/lancedb";
 import type { Posting } from "../../shared/job.ts";
+import type { FilterValues } from "../../shared/search.ts";
 import { idIn } from "./filter.ts";
 
 /*
@@ -32,21 +33,6 @@ export async function readCountries(table: lancedb.Table, ids: string[]): Promis
 }
 
 /** Each filter's values over the whole table with their postings, most first (tags: the top ones). */
-export interface FilterValues {
-  city: ValueCount[];
-  country: ValueCount[];
-  source: ValueCount[];
-  seniority: ValueCount[];
-  employment_type: ValueCount[];
-  remote: ValueCount[];
-  tags: ValueCount[];
-}
-
-export interface ValueCount {
-  value: string;
-  count: number;
-}
-
 export async function readFilterValues(table: lancedb.Table, topTags: number): Promise<FilterValues> {
   const counts = { city: new Map(), country: new Map(), source: new Map(), seniority: new Map(), employment_type: new Map(), remote: new Map(), tags: new Map() } as Record<keyof FilterValues, Map<string, number>>;
   const add = (name: keyof FilterValues, value: string | null | undefined) => {

@@ -1,5 +1,5 @@
 import type { Posting } from "../../shared/job.ts";
-import type { FilterValues } from "./postings.ts";
+import type { FilterValues } from "../../shared/search.ts";
 import { existsSync } from "node:fs";
 import * as lancedb from "@lancedb/lancedb";
 import type { JobResult } from "../../shared/job.ts";

@@ -86,13 +86,13 @@ function fromAddress() {
     offset: Math.max(0, Number.parseInt(search.get("offset") ?? "0", 10) || 0),
     understand: search.get("understand") === "false" ? "false" : "",
   };
-  for (const name of FILTERS) params[name] = search.get(name) ?? (name === "sort" ? "date" : name === "top_k" ? "20" : "");
+  for (const name of FILTERS) params[name] = search.get(name) ?? (name === "sort" ? "relevance" : name === "top_k" ? "20" : "");
   return params;
 }
 
 function toAddress(params) {
   const search = new URLSearchParams({ q: params.q });
-  for (const name of FILTERS) if (params[name] && !(name === "sort" && params[name] === "date") && !(name === "top_k" && params[name] === "20")) search.set(name, params[name]);
+  for (const name of FILTERS) if (params[name] && !(name === "sort" && params[name] === "relevance") && !(name === "top_k" && params[name] === "20")) search.set(name, params[name]);
   if (params.offset > 0) search.set("offset", String(params.offset));
   if (params.understand === "false") search.set("understand", "false");
   return `?${search}`;
@@ -146,7 +146,6 @@ function render(body, params) {
   const first = params.offset + 1;
   const count = body.results.length;
   ui.results.replaceChildren(...body.results.map((result) => card(result, { loadDescription: fullDescription, onError: report })));
-  learnSources(body.results);
   showUnderstood(body.query);
   renderFacets(ui.facets, body.facets, pickFacet);
   if (count === 0) {
@@ -154,7 +153,8 @@ function render(body, params) {
       ? `No postings match “${params.q}”. Try other words or fewer filters.`
       : `No more results for “${params.q}”.`;
   } else {
-    ui.status.textContent = `${count === 1 ? "1 result" : `${count} results`} (${first}–${params.offset + count}) for “${params.q}” in ${body.search_time_ms} ms.`;
+    const order = params.sort === "date" ? ", newest first" : "";
+    ui.status.textContent = `${count === 1 ? "1 result" : `Best ${count} results`} (${first}–${params.offset + count})${order} for “${params.q}” in ${body.search_time_ms} ms.`;
   }
   const page = Math.floor(params.offset / topK) + 1;
   ui.pageLabel.textContent = `Page ${page}`;
@@ -208,15 +208,20 @@ async function fullDescription(result) {
   }
 }
 
-/** The source filter lists the spec's two sources; sources seen in results join them (data sets differ). */
-function learnSources(results) {
-  const known = new Set([...ui.source.options].map((option) => option.value));
-  for (const { data_source: source } of results) {
-    if (!known.has(source)) {
-      ui.source.append(new Option(source, source));
-      known.add(source);
-    }
+/** The source filter lists the sources the postings come from, with their counts (GET /v1/filters). */
+async function loadSources() {
+  let values;
+  try {
+    values = await api("/v1/filters");
+  } catch (error) {
+    report(error);
+    return;
   }
+  const chosen = ui.source.value || fromAddress().source;
+  ui.source.replaceChildren(ui.source.options[0]);
+  for (const { value, count } of values.source) ui.source.append(new Option(`${value} (${count})`, value));
+  if (chosen && !values.source.some((s) => s.value === chosen)) ui.source.append(new Option(chosen, chosen));
+  ui.source.value = chosen;
 }
 
 // --- wiring ---
@@ -233,6 +238,7 @@ ui.keyForm.addEventListener("submit", (event) => {
   showKey();
   ui.status.textContent = "API key saved.";
   loadCities(ui, report, fromAddress().country);
+  loadSources();
   if (ui.q.value.trim()) search(readForm());
   else ui.q.focus();
 });
@@ -291,6 +297,7 @@ const initial = fromAddress();
 writeForm(initial);
 if (readKey()) {
   loadCities(ui, report, fromAddress().country);
+  loadSources();
   route().then((shown) => {
     if (!shown && initial.q) search(initial, { push: false });
   });
