@@ -139,6 +139,9 @@ const ConfigFileSchema = z.looseObject({
 
 /** Calls the service and parses its answer with the shared response schema (a wrong shape is an error, not a cast). */
 async function call<T>(schema: z.ZodType<T>, settings: ClientSettings, method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+  if (!settings.apiKey) {
+    throw new AppError("AUTH_INVALID_KEY", "no API key set: pass --api-key, set JOBSEARCH_API_KEY, or run `bun run cli config set api-key` (it asks for the key)");
+  }
   let response: Response;
   try {
     response = await fetch(`${settings.url}${path}`, {

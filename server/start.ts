@@ -1,7 +1,7 @@
 import type { KeyStore } from "./auth/api-keys.ts";
 import { createOAuthServer } from "./auth/oauth/server.ts";
 import { createRateLimiter } from "./auth/rate-limit.ts";
-import { openKeys } from "./auth/stores.ts";
+import { keyStoreLocation, openKeys } from "./auth/stores.ts";
 import { createApp } from "./app.ts";
 import type { Config } from "./config.ts";
 import { seedDemoData } from "./demo/seed.ts";
@@ -65,8 +65,12 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   });
   const port = server.server!.port!;
   const url = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`;
-  if ((await keys.activeCount()) === 0) await announceFirstKey(keys, url);
-  log.info("ready", { url, postings: await store.count(), model: embedder.modelId, ms: Math.round(performance.now() - started) });
+  const activeKeys = await keys.activeCount();
+  if (activeKeys === 0) await announceFirstKey(keys, url);
+  log.info("ready", {
+    url, postings: await store.count(), model: embedder.modelId, keys: Math.max(1, activeKeys), key_store: keyStoreLocation(config),
+    ms: Math.round(performance.now() - started),
+  });
 
   return {
     url, port, store, keys, embedder,

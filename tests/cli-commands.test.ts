@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { join } from "node:path";
 import { clientSettings } from "../cli/client.ts";
 import { fixturePostings } from "./fixtures/postings.ts";
-import { runCli, startTestServer, tempDir, type TestServer } from "./helpers.ts";
+import { ROOT, runCli, startTestServer, tempDir, type TestServer } from "./helpers.ts";
 
 let t: TestServer;
 beforeAll(async () => {
@@ -112,6 +112,7 @@ describe("keys", () => {
     const env = { DATA_DIR: t.dataDir };
     const created = await runCli(["keys", "create", "--name", "partner 北京", "--rate-limit", "600"], env);
     expect(created.code).toBe(0);
+    expect(created.stderr).toContain(`stored in ${join(t.dataDir, "auth.sqlite")}`);
     const key = /jsk_\S+/.exec(created.stdout)![0];
 
     const listed = await runCli(["keys", "list"], env);
@@ -136,6 +137,20 @@ describe("connection settings", () => {
     const home = tempDir("jobsearch-xdg-");
     return { home, file: join(home, "jobsearch", "config.json"), env: { XDG_CONFIG_HOME: home, JOBSEARCH_URL: "", JOBSEARCH_API_KEY: "" } };
   };
+
+  test("the API key can be piped to config set, never on the command line; without a key the CLI says how to set one", async () => {
+    const { file, env } = config();
+    const proc = Bun.spawn(["bun", join(ROOT, "cli/main.ts"), "config", "set", "api-key"], {
+      cwd: ROOT, env: { ...process.env, NO_COLOR: "1", ...env }, stdin: new Blob([`${t.apiKey}\n`]), stdout: "pipe", stderr: "pipe",
+    });
+    expect(await proc.exited).toBe(0);
+    expect(await new Response(proc.stdout).text()).not.toContain(secretOf(t.apiKey));
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ api_key: t.apiKey });
+    const none = await runCli(["search", "nurse", "--url", t.url], config().env);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain("no API key set");
+    expect(none.stderr).toContain("config set api-key");
+  });
 
   test("config set writes the file 0600; search then needs no flags; show masks the key", async () => {
     const { home, file, env } = config();

@@ -12,6 +12,8 @@ test("an empty DATA_DIR gets the demo postings and a first key that works as pri
   dirs.push(dataDir);
   const first = await spawnServer(dataDir);
   expect(first.ready.postings).toBeGreaterThanOrEqual(2000);
+  // The log names the key store and how many keys it holds, so a key created elsewhere is easy to spot.
+  expect(first.ready).toMatchObject({ key_store: join(dataDir, "auth.sqlite"), keys: 1 });
   const stdout = await first.stop();
   const key = /jsk_[0-9a-f]{16}_[A-Za-z0-9_-]{43}/.exec(stdout)?.[0];
   expect(key).toBeDefined();

@@ -10,11 +10,13 @@ const set = defineCommand({
   meta: { name: "set", description: "Store a connection setting in the config file (written readable by you only, 0600)." },
   args: {
     name: { type: "positional", description: "url or api-key", required: true },
-    value: { type: "positional", description: "The value", required: true },
+    value: { type: "positional", description: "The value; for api-key leave it out to type it unseen (or pipe it in), keeping it out of the terminal and shell history", required: false },
   },
-  run({ args }) {
+  async run({ args }) {
     const name = settingName(args.name);
-    const value = name === "url" ? checkUrl(args.value) : checkKey(args.value);
+    const given = args.value ?? (name === "api-key" ? await readSecret("API key: ") : undefined);
+    if (given === undefined) throw invalidParameter("url needs a value, e.g. config set url http://localhost:3000");
+    const value = name === "url" ? checkUrl(given) : checkKey(given);
     const path = configFilePath();
     writeConfigFile(path, { ...readConfigFile(path), [FIELDS[name]]: value });
     console.log(`${name} = ${name === "api-key" ? maskKey(value) : value} (saved in ${path})`);
@@ -70,6 +72,37 @@ function settingName(name: string): SettingName {
   const normalized = name === "api_key" ? "api-key" : name;
   if (!Object.hasOwn(FIELDS, normalized)) throw invalidParameter(`unknown setting "${name}": use url or api-key`);
   return normalized as SettingName;
+}
+
+/**
+ * A secret from stdin: typed on a terminal without echo (raw mode, Enter ends it, Ctrl-C stops), or
+ * the first line of a pipe (`printf %s "$KEY" | bun run cli config set api-key`).
+ */
+async function readSecret(promptText: string): Promise<string> {
+  const stdin = process.stdin;
+  if (!stdin.isTTY) {
+    const text = await new Response(Bun.stdin.stream()).text();
+    return text.split(/\r?\n/)[0] ?? "";
+  }
+  process.stderr.write(promptText);
+  stdin.setRawMode(true);
+  stdin.resume();
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      let typed = "";
+      stdin.on("data", (chunk: Buffer) => {
+        for (const char of chunk.toString("utf8")) {
+          if (char === "\r" || char === "\n") return resolve(typed);
+          if (char === "\u0003") return reject(invalidParameter("cancelled"));
+          typed = char === "\u007f" || char === "\b" ? typed.slice(0, -1) : typed + char;
+        }
+      });
+    });
+  } finally {
+    stdin.setRawMode(false);
+    stdin.pause();
+    process.stderr.write("\n");
+  }
 }
 
 function checkUrl(value: string): string {

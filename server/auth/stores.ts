@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import type { Config } from "../config.ts";
 import { connectRedis } from "../redis.ts";
 import { openKeyStore, type KeyStore } from "./api-keys.ts";
@@ -14,6 +15,14 @@ import { openRedisOAuthStore } from "./oauth/store-redis.ts";
  */
 
 /** The API key store config names. Throws when REDIS_URL is set but Redis cannot be reached. */
+/** Where the API keys of `config` live, as a person reads it: the SQLite file or the Redis URL (password hidden). */
+export function keyStoreLocation(config: Config): string {
+  if (!config.redisUrl) return join(config.dataDir, "auth.sqlite");
+  const url = new URL(config.redisUrl);
+  if (url.password) url.password = "***";
+  return `Redis ${url.href}`;
+}
+
 export async function openKeys(config: Config): Promise<KeyStore> {
   return config.redisUrl ? openRedisKeyStore(await connectRedis(config.redisUrl)) : openKeyStore(config.dataDir);
 }
