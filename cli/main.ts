@@ -18,6 +18,7 @@ const main = defineCommand({
     search: () => import("./commands/search.ts").then((m) => m.default),
     cities: () => import("./commands/cities.ts").then((m) => m.default),
     job: () => import("./commands/job.ts").then((m) => m.default),
+    delete: () => import("./commands/delete.ts").then((m) => m.default),
     similar: () => import("./commands/similar.ts").then((m) => m.default),
     ingest: () => import("./commands/ingest.ts").then((m) => m.default),
     stats: () => import("./commands/stats.ts").then((m) => m.default),

@@ -2,7 +2,8 @@ import { setPriority } from "node:os";
 import { defineCommand } from "citty";
 import { invalidParameter } from "../../shared/errors.ts";
 import { MAPPABLE_FIELDS, parseColumnMap, type ColumnMap } from "../../server/ingest/columns.ts";
-import { formatSummary, ingestRecords, StrictIngestError, type IngestProblem } from "../../server/ingest/ingest.ts";
+import { formatSummary, ingestRecords, StrictIngestError, type IngestDeps, type IngestOptions, type IngestProblem, type Records } from "../../server/ingest/ingest.ts";
+import { replaceSources } from "../../server/ingest/lifecycle.ts";
 import { detectFormat, INPUT_FORMATS, openRecords, SUPPORTED_FORMATS, type InputFormat } from "../../server/ingest/read.ts";
 import { loadConfig } from "../../server/config.ts";
 import { describeHolder, openWriteLock } from "../../server/store/write-lease.ts";
@@ -30,6 +31,12 @@ export default defineCommand({
       description: `csv: fill a field from a column, field=column (repeatable). Fields: ${MAPPABLE_FIELDS.join(", ")}`,
     },
     "batch-size": { type: "string", description: "Postings per commit (default 2000); a killed load keeps its whole batches" },
+    "replace-source": {
+      type: "boolean",
+      default: false,
+      description: "Also remove each source's postings that the file lacks; all in one commit (refuses to remove over half of a source without --force)",
+    },
+    force: { type: "boolean", default: false, description: "With --replace-source: remove even more than half of a source's postings" },
     wait: {
       type: "boolean",
       default: true,
@@ -54,7 +61,10 @@ export default defineCommand({
     const progress = createProgress();
     let ticker: ReturnType<typeof createTicker> | undefined;
     try {
-      const summary = await ingestRecords({ store, embedder, lock: lock.lock }, records, {
+      const load = args["replace-source"]
+        ? (deps: IngestDeps, input: Records, options: IngestOptions) => replaceSources(deps, input, { ...options, force: args.force })
+        : ingestRecords;
+      const summary = await load({ store, embedder, lock: lock.lock }, records, {
         strict: args.strict,
         ...(args["batch-size"] === undefined ? {} : { batchSize: batchSize(args["batch-size"]) }),
         onProgress: progress.update,

@@ -118,14 +118,15 @@ export function documentText(record: Pick<ValidJobRecord, "job_title" | "job_des
   return `${title}. ${title}. ${record.job_description.slice(0, 1500)}`;
 }
 
-/** The summary line every load ends with. */
-export function formatSummary(summary: IngestSummary): string {
+/** The summary line every load ends with (a replacing load's says how many postings it removed). */
+export function formatSummary(summary: IngestSummary & { removed?: number }): string {
   const skipped = summary.invalid + summary.duplicates + summary.unchanged;
   const handled = summary.inserted + summary.updated + skipped;
   const rate = summary.seconds > 0 ? Math.round(handled / summary.seconds) : handled;
   const { work, ms } = summary.index ?? { work: undefined, ms: 0 };
   const index = work === undefined ? "" : `; ${work === "build" ? "built" : "rebuilt"} the vector index in ${(ms / 1000).toFixed(1)} s`;
-  return `ingested ${summary.inserted} new, ${summary.updated} updated, ${skipped} skipped in ${summary.seconds.toFixed(1)} s (${rate}/s)${index}`;
+  const removed = summary.removed === undefined ? "" : `, ${summary.removed} removed (missing from the file)`;
+  return `ingested ${summary.inserted} new, ${summary.updated} updated, ${skipped} skipped${removed} in ${summary.seconds.toFixed(1)} s (${rate}/s)${index}`;
 }
 
 // --- internal ---
@@ -192,18 +193,39 @@ async function writeBatches(deps: IngestDeps, records: Records, summary: IngestS
 
 /** One commit: what changed is embedded and upserted; a repeat of an earlier batch's id is not counted again. */
 async function writeBatch(deps: IngestDeps, pending: Pending[], summary: IngestSummary): Promise<void> {
-  const batch = pending.map(({ record, repeat }) => ({ record, repeat, hash: contentHash(record) }));
-  const stored = await deps.store.existingHashes(batch.map(({ record }) => record.id));
-  const changed = batch.filter(({ record, hash }) => stored.get(record.id) !== hash);
-  const vectors = await deps.embedder.embedDocuments(changed.map(({ record }) => documentText(record)));
-  await deps.store.upsert(changed.map(({ record, hash }, i) => toStoredJob(record, hash, vectors[i]!)));
-  for (const { record, repeat } of changed) {
+  const { rows, stored } = await changedRows(deps, pending.map(({ record }) => record));
+  await deps.store.upsert(rows);
+  const changed = new Set(rows.map((row) => row.id));
+  for (const { record, repeat } of pending) {
     if (repeat) continue;
-    if (stored.has(record.id)) summary.updated++;
+    if (!changed.has(record.id)) summary.unchanged++;
+    else if (stored.has(record.id)) summary.updated++;
     else summary.inserted++;
   }
-  summary.unchanged += batch.filter(({ record, hash, repeat }) => !repeat && stored.get(record.id) === hash).length;
 }
+
+/**
+ * The rows to write for `records` (distinct ids): the new and changed ones, embedded, batch by batch,
+ * with the content hash of each id already stored. Identical postings are neither embedded nor written.
+ */
+export async function changedRows(
+  deps: IngestDeps, records: ValidJobRecord[], onProgress?: (done: number, total: number) => void,
+): Promise<{ rows: StoredJob[]; stored: Map<string, string> }> {
+  const rows: StoredJob[] = [];
+  const stored = new Map<string, string>();
+  for (let i = 0; i < records.length; i += EMBED_BATCH) {
+    const batch = records.slice(i, i + EMBED_BATCH).map((record) => ({ record, hash: contentHash(record) }));
+    for (const [id, hash] of await deps.store.existingHashes(batch.map(({ record }) => record.id))) stored.set(id, hash);
+    const changed = batch.filter(({ record, hash }) => stored.get(record.id) !== hash);
+    const vectors = await deps.embedder.embedDocuments(changed.map(({ record }) => documentText(record)));
+    changed.forEach(({ record, hash }, j) => rows.push(toStoredJob(record, hash, vectors[j]!)));
+    onProgress?.(Math.min(i + EMBED_BATCH, records.length), records.length);
+  }
+  return { rows, stored };
+}
+
+/** Records hashed, looked up and embedded together (the look-up is one IN list). */
+const EMBED_BATCH = 2000;
 
 function coordinates(city: string | null, country: string | null): { lat: number | null; lon: number | null } {
   const found = locateCity(city, country);

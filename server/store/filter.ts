@@ -26,6 +26,16 @@ export function idIn(ids: string[]): string {
   return ids.length === 0 ? "false" : `id IN (${ids.map(quote).join(", ")})`;
 }
 
+/** The predicate selecting the postings of one data source. */
+export function sourceIs(source: string): string {
+  return equals("data_source", source);
+}
+
+/** The predicate selecting the postings published before `seconds` (epoch, UTC). */
+export function publishedBefore(seconds: number): string {
+  return `publish_ts < ${number(seconds)}`;
+}
+
 /** A SQL string literal: single quotes doubled (standard SQL has no backslash escapes). */
 export function quote(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;

@@ -121,6 +121,12 @@ export interface StoreWriter {
   existingHashes(ids: string[]): Promise<Map<string, string>>;
   /** Inserts new postings and replaces stored ones with the same id. */
   upsert(rows: StoredJob[]): Promise<void>;
+  /** The ids of the postings `where` (a predicate of store/filter.ts) selects. */
+  idsWhere(where: string): Promise<string[]>;
+  /** Deletes the postings `where` selects, in one commit; returns how many there were. */
+  remove(where: string): Promise<number>;
+  /** Upserts `rows` and deletes the postings of `removeIds`, all in one commit (readers see all of it or none). */
+  replace(rows: StoredJob[], removeIds: string[]): Promise<void>;
   /** After a load: compacts fragments, brings the scalar and full-text indexes up to date, recounts term statistics. */
   finishLoad(): Promise<void>;
   /**

@@ -33,6 +33,29 @@ export function createWriter(table: lancedb.Table, location: TableLocation, term
       await retryConflicts(() => table.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows.map(toArrowRow)));
     },
 
+    async idsWhere(where) {
+      const rows = await table.query().where(where).select(["id"]).toArray();
+      return rows.map((row) => String(row.id));
+    },
+
+    async remove(where) {
+      const count = await table.countRows(where);
+      if (count === 0) return 0;
+      if ((await pending.tag()) === undefined) await pending.write("");
+      await retryConflicts(() => table.delete(where));
+      return count;
+    },
+
+    async replace(rows, removeIds) {
+      if (rows.length === 0 && removeIds.length === 0) return;
+      if ((await pending.tag()) === undefined) await pending.write("");
+      if (rows.length === 0) return void (await retryConflicts(() => table.delete(idIn(removeIds))));
+      // One merge: new rows inserted, changed ones replaced, and the removed ones (absent from `rows`) deleted.
+      let merge = table.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll();
+      if (removeIds.length > 0) merge = merge.whenNotMatchedBySourceDelete({ where: idIn(removeIds) });
+      await retryConflicts(() => merge.execute(rows.map(toArrowRow)));
+    },
+
     async finishLoad() {
       await retryConflicts(() => table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) }));
       await ensureIndexes(table);
