@@ -4,7 +4,7 @@ import { readRecords } from "../server/ingest/read.ts";
 import { annualSalary } from "../server/ingest/salary.ts";
 import { FACET_VALUES, salaryBucket } from "../server/search/facets.ts";
 import { FACET_DEPTH, FACET_NAMES } from "../shared/search.ts";
-import { SHARED_DATA, startTestServer, type TestServer } from "./helpers.ts";
+import { postSearch, SHARED_DATA, startTestServer, type TestServer } from "./helpers.ts";
 
 /**
  * Facet counts equal a brute-force count made straight from the data file's records (not through
@@ -24,14 +24,13 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => t.stop());
 
+type FacetPage = { results: Array<{ score: number }>; facets: Record<string, Array<{ value: string; count: number }>>; total_matches: number };
+
 async function search(body: Record<string, unknown>) {
-  const response = await fetch(`${t.url}/v1/search`, {
-    method: "POST",
-    headers: { "x-api-key": t.apiKey, "content-type": "application/json" },
-    body: JSON.stringify({ q: "software engineer", understand: false, collapse: false, min_score: 0, facets: [...FACET_NAMES], top_k: 20, ...body }),
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()) as { results: unknown[]; facets: Record<string, Array<{ value: string; count: number }>>; total_matches: number };
+  const defaults = { q: "software engineer", understand: false, collapse: false, min_score: 0, facets: [...FACET_NAMES], top_k: 20 };
+  const { status, body: page } = await postSearch<FacetPage>(t, { ...defaults, ...body });
+  expect(status).toBe(200);
+  return page;
 }
 
 const tags = (r: Record_) => (r.job_tags ?? []).map((tag: string) => tag.toLowerCase());
@@ -82,12 +81,7 @@ test("counts and total_matches are the same on every page", async () => {
 
 test("without min_score the facets count plausible matches only (score >= 0.5)", async () => {
   const all = await search({ city: "London" });
-  const response = await fetch(`${t.url}/v1/search`, {
-    method: "POST",
-    headers: { "x-api-key": t.apiKey, "content-type": "application/json" },
-    body: JSON.stringify({ q: "software engineer", understand: false, city: "London", facets: ["city"], top_k: 100, sort: "relevance" }),
-  });
-  const plausible = (await response.json()) as { results: Array<{ score: number }>; total_matches: number };
+  const { body: plausible } = await postSearch<FacetPage>(t, { q: "software engineer", understand: false, city: "London", facets: ["city"], top_k: 100, sort: "relevance" });
   expect(plausible.total_matches).toBeLessThan(all.total_matches);
   expect(plausible.total_matches).toBe(plausible.results.filter((r) => r.score >= 0.5).length);
 });

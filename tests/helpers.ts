@@ -1,3 +1,5 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -125,4 +127,21 @@ export function seededRandom(seed: number): () => number {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** The MCP SDK's client, connected to a test server's /mcp with an API key. */
+export async function connectMcp(url: string, apiKey: string, name = "test-client"): Promise<Client> {
+  const client = new Client({ name, version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { "x-api-key": apiKey } } }));
+  return client;
+}
+
+/** POST /v1/search with the server's key: the status and the parsed body. */
+export async function postSearch<T = Record<string, any>>(t: { url: string; apiKey: string }, body: Record<string, unknown>): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${t.url}/v1/search`, {
+    method: "POST",
+    headers: { "x-api-key": t.apiKey, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as T };
 }

@@ -1,9 +1,8 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { fixturePostings } from "./fixtures/postings.ts";
 import { annualSalary } from "../server/ingest/salary.ts";
-import { runCli, startTestServer, type TestServer } from "./helpers.ts";
+import { connectMcp, runCli, startTestServer, type TestServer } from "./helpers.ts";
 
 /**
  * The filters job seekers use most — remote, seniority, employment type, tags, company — on REST GET
@@ -22,8 +21,7 @@ let t: TestServer;
 let client: Client;
 beforeAll(async () => {
   t = await startTestServer({ records: POSTINGS });
-  client = new Client({ name: "job-filters", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`), { requestInit: { headers: { "x-api-key": t.apiKey } } }));
+  client = await connectMcp(t.url, t.apiKey, "job-filters");
 });
 afterAll(async () => {
   await client.close();

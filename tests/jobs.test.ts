@@ -1,8 +1,7 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { fixturePostings } from "./fixtures/postings.ts";
-import { runCli, startTestServer, type TestServer } from "./helpers.ts";
+import { connectMcp, runCli, startTestServer, type TestServer } from "./helpers.ts";
 
 /**
  * Beyond a result list: ids on results, one posting, similar postings (REST, MCP, CLI), and the MCP
@@ -20,8 +19,7 @@ let t: TestServer;
 let client: Client;
 beforeAll(async () => {
   t = await startTestServer({ records: POSTINGS });
-  client = new Client({ name: "jobs", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`), { requestInit: { headers: { "x-api-key": t.apiKey } } }));
+  client = await connectMcp(t.url, t.apiKey, "jobs");
 });
 afterAll(async () => {
   await client.close();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { ingestRecords } from "../server/ingest/ingest.ts";
 import { readRecords } from "../server/ingest/read.ts";
-import { SHARED_DATA, startTestServer, type TestServer } from "./helpers.ts";
+import { postSearch, SHARED_DATA, startTestServer, type TestServer } from "./helpers.ts";
 
 /** Every 8th posting of the shared data set: ~3,700 real postings from both sources and all years. */
 let t: TestServer;
@@ -19,13 +19,9 @@ beforeAll(async () => {
 afterAll(() => t.stop());
 
 async function search(body: Record<string, unknown>) {
-  const response = await fetch(`${t.url}/v1/search`, {
-    method: "POST",
-    headers: { "x-api-key": t.apiKey, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()) as { total: number; results: Array<Record<string, any>> };
+  const { status, body: page } = await postSearch<{ total: number; results: Array<Record<string, any>> }>(t, body);
+  expect(status).toBe(200);
+  return page;
 }
 
 const text = (job: Record<string, any>) => `${job.job_title ?? ""} ${job.job_tags.join(" ")}`.toLowerCase();

@@ -1,10 +1,9 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { QueryEcho } from "../shared/search.ts";
 import { understoodLine } from "../shared/understood.ts";
 import { fixturePostings } from "./fixtures/postings.ts";
-import { runCli, startTestServer, type TestServer } from "./helpers.ts";
+import { connectMcp, runCli, startTestServer, type TestServer } from "./helpers.ts";
 
 /**
  * Query understanding over a real server: conditions in q become filters (REST GET and POST, MCP,
@@ -49,8 +48,7 @@ let t: TestServer;
 let client: Client;
 beforeAll(async () => {
   t = await startTestServer({ records: POSTINGS });
-  client = new Client({ name: "understanding", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`), { requestInit: { headers: { "x-api-key": t.apiKey } } }));
+  client = await connectMcp(t.url, t.apiKey, "understanding");
 });
 afterAll(async () => {
   await client.close();

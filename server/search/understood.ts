@@ -1,6 +1,7 @@
 import { parseSearchRequest, PLAUSIBLE_SCORE, readFilters, type QueryEcho, type SearchRequest } from "../../shared/search.ts";
 import type { JobResult } from "../../shared/job.ts";
 import type { JobStore } from "../store/store.ts";
+import { nameKey } from "../relevance/text.ts";
 import { understandQuery } from "../understand/understand.ts";
 
 /*
@@ -61,12 +62,8 @@ async function understand(deps: { store: Pick<JobStore, "facets" | "termStats"> 
 async function similarCity(deps: { store: Pick<JobStore, "facets"> }, city: string): Promise<string | undefined> {
   const { cities } = await deps.store.facets();
   if (cities.includes(city)) return undefined;
-  const key = plain(city);
-  return cities.find((candidate) => plain(candidate) === key);
-}
-
-function plain(text: string): string {
-  return text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().trim();
+  const key = nameKey(city);
+  return cities.find((candidate) => nameKey(candidate) === key);
 }
 
 function describe(filters: Record<string, unknown>): string {

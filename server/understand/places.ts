@@ -1,5 +1,6 @@
 import { CJK_CITY_NAMES } from "../geo/cjk-city-names.ts";
 import { locateCity } from "../geo/gazetteer.ts";
+import { nameKey } from "../relevance/text.ts";
 import type { Facets } from "../store/store.ts";
 import type { Finding } from "./finding.ts";
 
@@ -36,7 +37,7 @@ export function placeIndex(facets: Facets): PlaceIndex {
  * `isJobWord` whether it is a word of an occupation in the knowledge base.
  */
 export function findPlaces(text: string, index: PlaceIndex, wordDocs: (word: string) => number, isJobWord: (word: string) => boolean): Finding[] {
-  const words = [...text.matchAll(WORD)].map((m) => ({ start: m.index, end: m.index + m[0].length, key: key(m[0]) }));
+  const words = [...text.matchAll(WORD)].map((m) => ({ start: m.index, end: m.index + m[0].length, key: nameKey(m[0]) }));
   const found: Finding[] = [];
   for (let i = 0; i < words.length; i++) {
     for (let n = Math.min(index.longest, words.length - i); n >= 1; n--) {
@@ -93,7 +94,7 @@ function build(facets: Facets): PlaceIndex {
   const names = new Map<string, Place>();
   /** One place per name: a city before a country, else the one with more postings. */
   const add = (name: string, place: Place) => {
-    const k = key(name);
+    const k = nameKey(name);
     const prior = names.get(k);
     if (prior && "city" in prior.filters && "country" in place.filters) return;
     if (!prior || prior.postings < place.postings || ("city" in place.filters && "country" in prior.filters)) names.set(k, place);
@@ -136,6 +137,3 @@ function alone(name: string, place: Place, wordDocs: (word: string) => number, i
   return wordDocs(name) <= ALONE_WORD_RATIO * place.postings + 50;
 }
 
-function key(name: string): string {
-  return name.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/\s+/g, " ").trim();
-}

@@ -1,6 +1,7 @@
 import { CityListSchema, type CityList } from "../../../shared/search.ts";
 import { z } from "zod";
 import { READ_ONLY, jsonSchema, type McpTool } from "../tool.ts";
+import { nameKey } from "../../relevance/text.ts";
 import { readArgs } from "./get-job.ts";
 
 /** Optional narrowing (ours): without arguments the spec's answer, every city. */
@@ -24,8 +25,8 @@ export const listCitiesTool: McpTool = {
   async call(args, deps) {
     const { prefix, limit, with_counts: withCounts } = readArgs(Input, args);
     const { cities, cityCounts } = await deps.store.facets();
-    const start = prefix === undefined ? undefined : plain(prefix);
-    const matching = start === undefined ? cities : cities.filter((city) => plain(city).startsWith(start));
+    const start = prefix === undefined ? undefined : nameKey(prefix);
+    const matching = start === undefined ? cities : cities.filter((city) => nameKey(city).startsWith(start));
     const shown = limit === undefined ? matching : matching.slice(0, limit);
     const output: CityList = { total: matching.length, cities: shown };
     if (withCounts) {
@@ -35,7 +36,3 @@ export const listCitiesTool: McpTool = {
     return output;
   },
 };
-
-function plain(text: string): string {
-  return text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
-}
