@@ -153,3 +153,11 @@ function fit(columns: Column[], widths: number[], total: number): void {
     excess--;
   }
 }
+
+/**
+ * An informational line on stderr, in the terminal's own color: Bun prints console.error in red on
+ * a terminal, and red is for errors.
+ */
+export function note(message: string): void {
+  process.stderr.write(`${message}\n`);
+}

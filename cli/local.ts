@@ -3,10 +3,11 @@ import { openKeys } from "../server/auth/stores.ts";
 import { loadConfig, type Config } from "../server/config.ts";
 import { loadEmbedder, type Embedder } from "../server/embedding/embedder.ts";
 import { openStore, type JobStore } from "../server/store/store.ts";
+import { note } from "./format.ts";
 
 /** Opens the embedder and the jobs table of DATA_DIR, as the server does. */
 export async function openLocalStore(config: Config): Promise<{ store: JobStore; embedder: Embedder }> {
-  const embedder = await loadEmbedder(config.embedding, (message) => console.error(message));
+  const embedder = await loadEmbedder(config.embedding, note);
   const store = await openStore({
     dataDir: config.table.uri,
     ...(config.table.storageOptions ? { storageOptions: config.table.storageOptions } : {}),

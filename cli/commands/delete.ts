@@ -5,6 +5,7 @@ import { loadConfig } from "../../server/config.ts";
 import { deletePostings, type DeleteSelector } from "../../server/ingest/lifecycle.ts";
 import { describeHolder, openWriteLock } from "../../server/store/write-lease.ts";
 import { openLocalStore } from "../local.ts";
+import { note } from "../format.ts";
 
 export default defineCommand({
   meta: {
@@ -36,7 +37,7 @@ export default defineCommand({
       const { deleted, seconds } = await deletePostings({ store, lock: lock.lock }, selector, {
         dryRun: args["dry-run"],
         wait: args.wait,
-        onWait: (holder) => console.error(`waiting for the ${holder ? describeHolder(holder) : "write in progress"} to finish (--no-wait refuses instead)`),
+        onWait: (holder) => note(`waiting for the ${holder ? describeHolder(holder) : "write in progress"} to finish (--no-wait refuses instead)`),
       });
       const what = args.id !== undefined ? "by id" : args.source !== undefined ? `of source ${args.source}` : `published before ${args.before}`;
       console.log(`${args["dry-run"] ? "would delete" : "deleted"} ${deleted} posting${deleted === 1 ? "" : "s"} (${what}) in ${seconds.toFixed(1)} s`);

@@ -9,6 +9,7 @@ import { loadConfig } from "../../server/config.ts";
 import { describeHolder, openWriteLock } from "../../server/store/write-lease.ts";
 import { openLocalStore } from "../local.ts";
 import { createProgress, createTicker } from "../progress.ts";
+import { note } from "../format.ts";
 
 const SHOWN_PROBLEMS = 20;
 /** The nice value of a load: below a server's default 0. */
@@ -70,7 +71,7 @@ export default defineCommand({
         onProgress: progress.update,
         wait: args.wait,
         onWait: (holder) =>
-          console.error(`waiting for the ${holder ? describeHolder(holder) : "write in progress"} to finish (--no-wait refuses instead)`),
+          note(`waiting for the ${holder ? describeHolder(holder) : "write in progress"} to finish (--no-wait refuses instead)`),
         vectorIndexMinRows: config.vectorIndexMinRows,
         onIndex: (work, rows) => {
           progress.finish();
@@ -118,8 +119,8 @@ function checkFormat(value: string): InputFormat {
 /** The format from the file's extension and header; a CSV's is said on stderr, since the header decided it. */
 async function announce(file: string): Promise<InputFormat> {
   const format = await detectFormat(file);
-  if (format === "jobspy") console.error("format: jobspy (JobSpy's columns in the header; --format csv reads it as a generic CSV)");
-  else if (format === "csv") console.error("format: csv (columns named like the fields, or --map field=column)");
+  if (format === "jobspy") note("format: jobspy (JobSpy's columns in the header; --format csv reads it as a generic CSV)");
+  else if (format === "csv") note("format: csv (columns named like the fields, or --map field=column)");
   return format;
 }
 
@@ -136,6 +137,6 @@ function batchSize(value: string): number {
 }
 
 function printProblems(problems: IngestProblem[], count: number): void {
-  for (const { ref, problem } of problems.slice(0, SHOWN_PROBLEMS)) console.error(`skipped ${ref}: ${problem}`);
-  if (count > SHOWN_PROBLEMS) console.error(`… and ${count - SHOWN_PROBLEMS} more invalid records`);
+  for (const { ref, problem } of problems.slice(0, SHOWN_PROBLEMS)) note(`skipped ${ref}: ${problem}`);
+  if (count > SHOWN_PROBLEMS) note(`… and ${count - SHOWN_PROBLEMS} more invalid records`);
 }

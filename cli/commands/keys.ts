@@ -3,7 +3,7 @@ import { AppError, invalidParameter } from "../../shared/errors.ts";
 import type { ApiKeyInfo } from "../../server/auth/api-keys.ts";
 import { keyStoreLocation } from "../../server/auth/stores.ts";
 import { loadConfig } from "../../server/config.ts";
-import { colorEnabled, createStyle, renderTable, shortTime, terminalWidth, type Style } from "../format.ts";
+import { colorEnabled, createStyle, renderTable, shortTime, terminalWidth, note, type Style } from "../format.ts";
 import { withLocalKeys } from "../local.ts";
 
 const create = defineCommand({
@@ -24,8 +24,8 @@ const create = defineCommand({
     if (args.json) console.log(JSON.stringify(created, null, 2));
     else {
       console.log(`created key ${created.id} (${created.name}); it is shown only now:\n${created.key}`);
-      console.error(`stored in ${keyStoreLocation(loadConfig())}: a server reading another DATA_DIR (or REDIS_URL) does not know it`);
-      console.error("(to use it from this CLI: bun run cli config set api-key, then paste the key)");
+      note(`stored in ${keyStoreLocation(loadConfig())}: a server reading another DATA_DIR (or REDIS_URL) does not know it`);
+      note("(to use it from this CLI: bun run cli config set api-key, then paste the key)");
     }
   },
 });

@@ -2,6 +2,7 @@ import { defineCommand } from "citty";
 import { join } from "node:path";
 import { STATIC_MODEL_ID, buildStaticModel } from "../../server/embedding/static-model.ts";
 import { loadConfig } from "../../server/config.ts";
+import { note } from "../format.ts";
 
 const build = defineCommand({
   meta: {
@@ -11,7 +12,7 @@ const build = defineCommand({
   async run() {
     const config = loadConfig();
     const dir = join(config.embedding.modelsDir, STATIC_MODEL_ID);
-    const built = await buildStaticModel(dir, { log: (message) => console.error(message) });
+    const built = await buildStaticModel(dir, { log: note });
     console.log(`built ${built.dir}: ${built.words} words, dimension ${built.dimension}, in ${(built.ms / 1000).toFixed(1)} s`);
   },
 });
