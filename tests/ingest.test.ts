@@ -1,3 +1,4 @@
+import { cleanCity } from "../server/ingest/city.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
@@ -151,8 +152,20 @@ describe("cli ingest", () => {
 });
 
 test("formatSummary counts invalid, duplicate and unchanged records as skipped", () => {
-  const line = formatSummary({ inserted: 5, updated: 2, unchanged: 3, invalid: 1, duplicates: 1, problems: [], seconds: 2 });
+  const line = formatSummary({ inserted: 5, updated: 2, unchanged: 3, invalid: 1, duplicates: 1, citiesCleaned: 0, problems: [], seconds: 2 });
   expect(line).toBe("ingested 5 new, 2 updated, 5 skipped in 2.0 s (6/s)");
+  const cleaned = formatSummary({ inserted: 5, updated: 0, unchanged: 0, invalid: 0, duplicates: 0, citiesCleaned: 2, problems: [], seconds: 1, removed: 3 });
+  expect(cleaned).toBe("ingested 5 new, 0 updated, 0 skipped, 3 removed (missing from the file) in 1.0 s (5/s); 2 street addresses or postal codes taken out of city");
+});
+
+test("street addresses leave the city empty, a postal code is cut off, places named like streets stay", () => {
+  for (const [given, stored] of [
+    ["88 Stevenson St", null], ["1455 Market St #600", null], ["Louis Street", null], ["N Chicago St", null], ["Glasgow Drive", null],
+    ["00100 Helsinki", "Helsinki"], ["88131 Lindau", "Lindau"],
+    ["Kennett Square", "Kennett Square"], ["San Francisco", "San Francisco"], ["St. Louis", "St. Louis"], ["北京", "北京"],
+  ] as const) {
+    expect(cleanCity(given).city).toBe(stored);
+  }
 });
 
 test("a CLI ingest into a running server's DATA_DIR shows up without a restart, within READ_CONSISTENCY_MS", async () => {

@@ -12,6 +12,7 @@ import { locateCity } from "../geo/gazetteer.ts";
 import { annualSalary } from "./salary.ts";
 import { validateRecord } from "./validate.ts";
 import { filterKeys } from "./filter-keys.ts";
+import { cleanCity } from "./city.ts";
 
 export interface IngestOptions {
   /** Abort before writing anything when any record is invalid. */
@@ -50,6 +51,8 @@ export interface IngestSummary {
   invalid: number;
   /** Earlier copies of an id that appears again later in the same load (the last one wins). */
   duplicates: number;
+  /** Postings whose city held a street address (left empty) or a postal code (cut off): see city.ts. */
+  citiesCleaned: number;
   /** The first PROBLEMS_KEPT invalid records (`invalid` counts them all). */
   problems: IngestProblem[];
   /** What the load did to the ANN index (work undefined: nothing needed). */
@@ -95,7 +98,7 @@ export async function ingestRecords(deps: IngestDeps, records: Records, options:
   const started = performance.now();
   if (options.strict) await checkAll(records);
   const summary: IngestSummary = {
-    inserted: 0, updated: 0, unchanged: 0, invalid: 0, duplicates: 0, problems: [], index: { work: undefined, rows: 0, ms: 0 }, seconds: 0,
+    inserted: 0, updated: 0, unchanged: 0, invalid: 0, duplicates: 0, citiesCleaned: 0, problems: [], index: { work: undefined, rows: 0, ms: 0 }, seconds: 0,
   };
   const lease = options.lease ?? (await (deps.lock ?? writeLock(deps.store.location)).acquire({ what: "load", wait: options.wait, onWait: options.onWait }));
   try {
@@ -126,10 +129,18 @@ export function formatSummary(summary: IngestSummary & { removed?: number }): st
   const { work, ms } = summary.index ?? { work: undefined, ms: 0 };
   const index = work === undefined ? "" : `; ${work === "build" ? "built" : "rebuilt"} the vector index in ${(ms / 1000).toFixed(1)} s`;
   const removed = summary.removed === undefined ? "" : `, ${summary.removed} removed (missing from the file)`;
-  return `ingested ${summary.inserted} new, ${summary.updated} updated, ${skipped} skipped${removed} in ${summary.seconds.toFixed(1)} s (${rate}/s)${index}`;
+  const cities = summary.citiesCleaned > 0 ? `; ${summary.citiesCleaned} street addresses or postal codes taken out of city` : "";
+  return `ingested ${summary.inserted} new, ${summary.updated} updated, ${skipped} skipped${removed} in ${summary.seconds.toFixed(1)} s (${rate}/s)${index}${cities}`;
 }
 
 // --- internal ---
+
+/** Cleans the record's city in place (see city.ts); true when it changed. */
+export function cleanRecordCity(record: ValidJobRecord): boolean {
+  const { city, cleaned } = cleanCity(record.city);
+  if (cleaned) record.city = city;
+  return cleaned;
+}
 
 /** Throws StrictIngestError when any record is invalid. */
 async function checkAll(records: Records): Promise<void> {
@@ -176,6 +187,7 @@ async function writeBatches(deps: IngestDeps, records: Records, summary: IngestS
       if (summary.problems.length < PROBLEMS_KEPT) summary.problems.push({ ref: raw.ref, problem: checked.problem });
       continue;
     }
+    if (cleanRecordCity(checked.record)) summary.citiesCleaned++;
     const { id } = checked.record;
     const earlier = batch.get(id);
     const repeat = earlier?.repeat ?? seen.has(Bun.hash(id) as bigint);

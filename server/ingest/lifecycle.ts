@@ -4,7 +4,7 @@ import { idIn, publishedBefore, sourceIs } from "../store/filter.ts";
 import { updateVectorIndex, VECTOR_INDEX_MIN_ROWS } from "../store/index-maintenance.ts";
 import type { JobStore } from "../store/store.ts";
 import { writeLock, type LeaseHolder, type WriteLock } from "../store/write-lease.ts";
-import { PROBLEMS_KEPT, changedRows, type IngestDeps, type IngestOptions, type IngestSummary, type Records } from "./ingest.ts";
+import { PROBLEMS_KEPT, changedRows, cleanRecordCity, type IngestDeps, type IngestOptions, type IngestSummary, type Records } from "./ingest.ts";
 import { validateRecord } from "./validate.ts";
 
 /*
@@ -60,7 +60,7 @@ export interface ReplaceSummary extends IngestSummary {
 export async function replaceSources(deps: IngestDeps, records: Records, options: IngestOptions & { force?: boolean } = {}): Promise<ReplaceSummary> {
   const started = performance.now();
   const summary: ReplaceSummary = {
-    inserted: 0, updated: 0, unchanged: 0, invalid: 0, duplicates: 0, problems: [], removed: 0, seconds: 0,
+    inserted: 0, updated: 0, unchanged: 0, invalid: 0, duplicates: 0, citiesCleaned: 0, problems: [], removed: 0, seconds: 0,
   };
   const valid = new Map<string, ValidJobRecord>();
   for await (const raw of records) {
@@ -70,6 +70,7 @@ export async function replaceSources(deps: IngestDeps, records: Records, options
       if (summary.problems.length < PROBLEMS_KEPT) summary.problems.push({ ref: raw.ref, problem: checked.problem });
       continue;
     }
+    if (cleanRecordCity(checked.record)) summary.citiesCleaned++;
     if (valid.has(checked.record.id)) summary.duplicates++;
     valid.set(checked.record.id, checked.record);
   }
