@@ -1,9 +1,18 @@
+import type { ValidJobRecord } from "../../shared/job.ts";
+
 /*
  * The city field as the postings fill it holds street addresses too ("88 Stevenson St", "1455 Market
  * St #600", "Louis Street") and postal codes before a city ("00100 Helsinki"). A load keeps the city
  * and drops the rest: a postal code is cut off, an address leaves the city empty, and the summary
  * counts them. Real places named like streets ("Kennett Square") stay.
  */
+
+/** Cleans the record's city in place; true when it changed. */
+export function cleanRecordCity(record: ValidJobRecord): boolean {
+  const { city, cleaned } = cleanCity(record.city);
+  if (cleaned) record.city = city;
+  return cleaned;
+}
 
 /** The city value to store, and whether it differs from the one given. */
 export function cleanCity(city: string | null | undefined): { city: string | null | undefined; cleaned: boolean } {

@@ -12,7 +12,7 @@ import { locateCity } from "../geo/gazetteer.ts";
 import { annualSalary } from "./salary.ts";
 import { validateRecord } from "./validate.ts";
 import { filterKeys } from "./filter-keys.ts";
-import { cleanCity } from "./city.ts";
+import { cleanRecordCity } from "./city.ts";
 
 export interface IngestOptions {
   /** Abort before writing anything when any record is invalid. */
@@ -134,13 +134,6 @@ export function formatSummary(summary: IngestSummary & { removed?: number }): st
 }
 
 // --- internal ---
-
-/** Cleans the record's city in place (see city.ts); true when it changed. */
-export function cleanRecordCity(record: ValidJobRecord): boolean {
-  const { city, cleaned } = cleanCity(record.city);
-  if (cleaned) record.city = city;
-  return cleaned;
-}
 
 /** Throws StrictIngestError when any record is invalid. */
 async function checkAll(records: Records): Promise<void> {

@@ -4,7 +4,8 @@ import { idIn, publishedBefore, sourceIs } from "../store/filter.ts";
 import { updateVectorIndex, VECTOR_INDEX_MIN_ROWS } from "../store/index-maintenance.ts";
 import type { JobStore } from "../store/store.ts";
 import { writeLock, type LeaseHolder, type WriteLock } from "../store/write-lease.ts";
-import { PROBLEMS_KEPT, changedRows, cleanRecordCity, type IngestDeps, type IngestOptions, type IngestSummary, type Records } from "./ingest.ts";
+import { cleanRecordCity } from "./city.ts";
+import { PROBLEMS_KEPT, changedRows, type IngestDeps, type IngestOptions, type IngestSummary, type Records } from "./ingest.ts";
 import { validateRecord } from "./validate.ts";
 
 /*
