@@ -127,6 +127,10 @@ describe("search page in Chromium", () => {
       expect(await first.locator(part).count()).toBe(1);
     }
     expect(await status().textContent()).toMatch(/^Best 20 results \(1–20\) for “backend engineer python”/);
+    // The source list holds the sources of the data with their postings (GET /v1/filters), not a fixed pair.
+    const sources = await page.locator("#source option").allTextContents();
+    const count = (source: string) => postings.filter((p) => p.data_source === source).length;
+    expect(sources).toEqual(expect.arrayContaining([`indeed (${count("indeed")})`, `linkedin (${count("linkedin")})`]));
     expect(page.url()).toContain("q=backend+engineer+python");
     await shot("search");
   });
