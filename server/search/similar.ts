@@ -7,8 +7,9 @@ import { searchJobs, type SearchDeps, type SearchOutcome } from "./search.ts";
 /*
  * Job details and similar jobs (GET /v1/jobs/{id}, /v1/jobs/{id}/similar; MCP get_job,
  * find_similar_jobs, fetch). Similar jobs are a search whose vector is the posting's own and whose
- * words are its title and first tags, with the search's filters and paging; the posting and its
- * reposts are left out, and the page is best first unless `sort` says otherwise.
+ * words are its title (its tags, tried too, made the results worse: bench/jobs.ts), with the search's
+ * filters and paging; the posting and its reposts are left out, and the page is best first unless
+ * `sort` says otherwise.
  */
 
 /** The posting with this id; NOT_FOUND when there is none. */
@@ -27,10 +28,9 @@ export async function similarJobs(deps: SearchDeps, id: string, raw: Record<stri
   const found = await deps.store.posting(id);
   if (!found) throw notFound(id);
   const { posting, vector } = found;
-  const words = [posting.job_title ?? "", ...posting.job_tags.slice(0, SIMILAR_TAGS)].join(" ").trim();
   return searchJobs(deps, {
     ...parsed,
-    query: words || "job",
+    query: posting.job_title?.trim() || "job",
     understand: false,
     sort: raw.sort === undefined ? "relevance" : parsed.sort,
     similarTo: { id, vector, repostKey: repostKey(posting) },
@@ -38,9 +38,6 @@ export async function similarJobs(deps: SearchDeps, id: string, raw: Record<stri
 }
 
 // --- internal ---
-
-/** Tags beside the title in a similar-jobs search: the first few say what the job is. */
-const SIMILAR_TAGS = 0;
 
 function notFound(id: string): AppError {
   return new AppError("NOT_FOUND", `No posting has the id ${JSON.stringify(id)}`);
