@@ -51,7 +51,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   // Index builds run in a separate low-priority process that takes the write lease itself.
   const indexing = maintainVectorIndex(store, config.vectorIndexMinRows, log, undefined, leaseRedisUrl);
   const cache = config.searchCacheBytes > 0 ? createResultCache(config.searchCacheBytes) : undefined;
-  // The spelling index and the places of the data, built before the first search rather than during it (~0.3 s).
+  // The places of the data, read before the first search rather than during it.
   await prepareUnderstanding({ store });
   const app = createApp({
     config, store, embedder, cache, keys, log, limiter, oauth, verifyBearer: oauth.verifyBearer, indexBuilding: indexing.building,

@@ -16,6 +16,7 @@ const FACETS: Facets = {
     { city: "New York", country: "US", postings: 500 },
     { city: "北京", country: "CN", postings: 300 },
   ],
+  located: new Set(["London", "Mobile", "Reading", "北京"]),
 };
 const STATS: TermStats = {
   docs: 10_000,

@@ -42,7 +42,10 @@ export async function understandRequest(deps: { store: Pick<JobStore, "facets" |
   };
 }
 
-/** Builds what understanding reads of the data now (spelling index, places), so the first search does not wait for it. */
+/**
+ * Reads what understanding needs of the data now (its places), so the first search does not wait
+ * for it. The spelling index is built later, by the first query with a word the postings barely use.
+ */
 export async function prepareUnderstanding(deps: { store: Pick<JobStore, "facets" | "termStats"> }): Promise<void> {
   await understand(deps, parseSearchRequest({ q: "warm up" }, "post"));
 }

@@ -67,12 +67,16 @@ export function createReader(table: lancedb.Table, termStats: ReturnType<typeof 
     async facets() {
       const version = await table.version();
       if (facetCache?.version === version) return facetCache.facets;
-      const rows = await table.query().select(["city", "country", "data_source"]).toArray();
+      // Tables loaded before cities were located have no lat column: every city counts as placed there.
+      const hasLat = (await table.schema()).fields.some((field) => field.name === "lat");
+      const rows = await table.query().select(["city", "country", "data_source", ...(hasLat ? ["lat"] : [])]).toArray();
+      const located = new Set<string>();
       const byCity = new Map<string, { postings: number; countries: Map<string, number> }>();
       const sources = new Set<string>();
       for (const row of rows) {
         sources.add(row.data_source);
         if (!row.city) continue;
+        if (!hasLat || (row.lat !== null && row.lat !== undefined)) located.add(row.city);
         const entry = byCity.get(row.city) ?? { postings: 0, countries: new Map<string, number>() };
         entry.postings++;
         if (row.country) entry.countries.set(row.country, (entry.countries.get(row.country) ?? 0) + 1);
@@ -84,7 +88,7 @@ export function createReader(table: lancedb.Table, termStats: ReturnType<typeof 
         postings,
       }));
       cityCounts.sort((a, b) => b.postings - a.postings || (a.city < b.city ? -1 : 1));
-      const facets = { cities: [...byCity.keys()].sort(), cityCounts, sources: [...sources].sort() };
+      const facets = { cities: [...byCity.keys()].sort(), cityCounts, sources: [...sources].sort(), located };
       facetCache = { version, facets };
       return facets;
     },

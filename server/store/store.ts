@@ -47,6 +47,8 @@ export interface Facets {
   cities: string[];
   /** Postings per city, most first (ties by name), each with the country most of its postings name. */
   cityCounts: Array<{ city: string; country: string | null; postings: number }>;
+  /** Cities the gazetteer placed at load (their postings have coordinates): real places, not other text in the city field. */
+  located: Set<string>;
   sources: string[];
 }
 

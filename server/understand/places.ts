@@ -1,5 +1,4 @@
 import { CJK_CITY_NAMES } from "../geo/cjk-city-names.ts";
-import { locateCity } from "../geo/gazetteer.ts";
 import { nameKey } from "../relevance/text.ts";
 import type { Facets } from "../store/store.ts";
 import type { Finding } from "./finding.ts";
@@ -102,8 +101,8 @@ function build(facets: Facets): PlaceIndex {
   const byCountry = new Map<string, number>();
   for (const { city, country, postings } of facets.cityCounts) {
     if (country) byCountry.set(country, (byCountry.get(country) ?? 0) + postings);
-    // Postings put other things in the city field too ("Data Scientist", "Germany"): only a city the gazetteer knows is one.
-    if (locateCity(city, country) === undefined && !CITY_ALIASES[city]) continue;
+    // Postings put other things in the city field too ("Data Scientist", "Germany"): only a city the gazetteer placed at load is one.
+    if (!facets.located.has(city) && !CITY_ALIASES[city]) continue;
     const place = { filters: { city }, postings };
     add(city, place);
     const english = CJK_CITY_NAMES[city];

@@ -26,15 +26,17 @@ export interface Correction {
  */
 export function correctSpelling(query: string, stats: TermStats | undefined, known: ReadonlySet<string>): Correction {
   if (!stats || stats.docs === 0) return { text: query, changes: [] };
-  const vocabulary = vocabularyOf(stats, known);
   const changes: Correction["changes"] = [];
   const text = query.replace(WORD, (word) => {
     const lower = word.toLowerCase();
     const folded = fold(lower);
-    if (folded.length < MIN_LENGTH || vocabulary.written.has(folded) || vocabulary.protected.has(folded)) return word;
+    if (folded.length < MIN_LENGTH) return word;
     const seen = stats.df[folded] ?? 0;
     // A three-letter word is often an acronym: corrected only when no posting has it.
     if (seen > (folded.length === 3 ? 0 : MAX_DOCS_OF_TYPO)) return word;
+    // Only now, for a word the postings barely use, the vocabulary (built once per statistics, ~0.3 s).
+    const vocabulary = vocabularyOf(stats, known);
+    if (vocabulary.written.has(folded) || vocabulary.protected.has(folded)) return word;
     const best = bestCandidate(folded, seen, vocabulary);
     if (best === undefined) return word;
     const corrected = surface(lower, folded, best, vocabulary.written.get(best) ?? best);
