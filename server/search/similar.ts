@@ -1,6 +1,9 @@
 import { AppError } from "../../shared/errors.ts";
 import type { Posting } from "../../shared/job.ts";
-import { parseSearchRequest, type Interface } from "../../shared/search.ts";
+import { parseSearchRequest, readFilters, type Interface, type SearchRequest } from "../../shared/search.ts";
+import type { Facets } from "../store/store.ts";
+import type { TermStats } from "../store/term-stats.ts";
+import { understandQuery } from "../understand/understand.ts";
 import { repostKey } from "./page.ts";
 import { searchJobs, type SearchDeps, type SearchOutcome } from "./search.ts";
 
@@ -8,8 +11,9 @@ import { searchJobs, type SearchDeps, type SearchOutcome } from "./search.ts";
  * Job details and similar jobs (GET /v1/jobs/{id}, /v1/jobs/{id}/similar; MCP get_job,
  * find_similar_jobs, fetch). Similar jobs are a search whose vector is the posting's own and whose
  * words are its title (its tags, tried too, made the results worse: bench/jobs.ts), with the search's
- * filters and paging; the posting and its reposts are left out, and the page is best first unless
- * `sort` says otherwise.
+ * filters and paging; what the title says of seniority, employment type and remote ("Software
+ * Engineer Interns") filters as it would in a query, so an internship's similar jobs are internships.
+ * The posting and its reposts are left out, and the page is best first unless `sort` says otherwise.
  */
 
 /** The posting with this id; NOT_FOUND when there is none. */
@@ -28,9 +32,12 @@ export async function similarJobs(deps: SearchDeps, id: string, raw: Record<stri
   const found = await deps.store.posting(id);
   if (!found) throw notFound(id);
   const { posting, vector } = found;
+  const title = posting.job_title?.trim() || "job";
+  const conditions = titleConditions(title, parsed.filters, await deps.store.facets(), deps.store.termStats());
   return searchJobs(deps, {
     ...parsed,
-    query: posting.job_title?.trim() || "job",
+    query: conditions.text,
+    inferred: conditions.inferred,
     understand: false,
     sort: raw.sort === undefined ? "relevance" : parsed.sort,
     similarTo: { id, vector, repostKey: repostKey(posting) },
@@ -38,6 +45,13 @@ export async function similarJobs(deps: SearchDeps, id: string, raw: Record<stri
 }
 
 // --- internal ---
+
+/** The conditions of the job its title states (seniority, employment type, remote), as filters; places and times are not the job's kind. */
+function titleConditions(title: string, explicit: SearchRequest["filters"], facets: Facets, stats: TermStats | undefined) {
+  const understood = understandQuery(title, explicit, { facets, stats, now: new Date() });
+  const kept = Object.fromEntries(Object.entries(understood.filters).filter(([name]) => ["remote", "seniority", "employment_type"].includes(name)));
+  return { text: Object.keys(kept).length > 0 ? understood.text : title, inferred: readFilters(kept) };
+}
 
 function notFound(id: string): AppError {
   return new AppError("NOT_FOUND", `No posting has the id ${JSON.stringify(id)}`);
