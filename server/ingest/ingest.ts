@@ -10,9 +10,8 @@ import { writeLock, type LeaseHolder, type WriteLease, type WriteLock } from "..
 import { openRecords, type RawRecord, type ReadOptions, type RecordSource } from "./read.ts";
 import { locateCity } from "../geo/gazetteer.ts";
 import { annualSalary } from "./salary.ts";
-import { validateRecord } from "./validate.ts";
+import { acceptRecord, PROBLEMS_KEPT, validateRecord } from "./validate.ts";
 import { filterKeys } from "./filter-keys.ts";
-import { cleanRecordCity } from "./city.ts";
 
 export interface IngestOptions {
   /** Abort before writing anything when any record is invalid. */
@@ -68,8 +67,7 @@ export class StrictIngestError extends Error {
   }
 }
 
-/** Invalid records a summary lists (the count is exact), so a file of garbage cannot fill memory. */
-export const PROBLEMS_KEPT = 1000;
+export { PROBLEMS_KEPT };
 
 /** Records to load: an array, or a file read as a stream (see openRecords). */
 export type Records = readonly RawRecord[] | RecordSource;
@@ -174,19 +172,14 @@ async function writeBatches(deps: IngestDeps, records: Records, summary: IngestS
   };
   for await (const raw of records) {
     read++;
-    const checked = validateRecord(raw);
-    if (!checked.ok) {
-      summary.invalid++;
-      if (summary.problems.length < PROBLEMS_KEPT) summary.problems.push({ ref: raw.ref, problem: checked.problem });
-      continue;
-    }
-    if (cleanRecordCity(checked.record)) summary.citiesCleaned++;
-    const { id } = checked.record;
+    const record = acceptRecord(raw, summary);
+    if (record === undefined) continue;
+    const { id } = record;
     const earlier = batch.get(id);
     const repeat = earlier?.repeat ?? seen.has(Bun.hash(id) as bigint);
     if (earlier !== undefined || repeat) summary.duplicates++;
     batch.delete(id); // re-insert so the last copy keeps its place
-    batch.set(id, { record: checked.record, repeat });
+    batch.set(id, { record, repeat });
     if (batch.size >= batchSize) await flush();
   }
   if (batch.size > 0) await flush();

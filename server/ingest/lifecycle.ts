@@ -4,9 +4,8 @@ import { idIn, publishedBefore, sourceIs } from "../store/filter.ts";
 import { updateVectorIndex, VECTOR_INDEX_MIN_ROWS } from "../store/index-maintenance.ts";
 import type { JobStore } from "../store/store.ts";
 import { writeLock, type LeaseHolder, type WriteLock } from "../store/write-lease.ts";
-import { cleanRecordCity } from "./city.ts";
-import { PROBLEMS_KEPT, changedRows, type IngestDeps, type IngestOptions, type IngestSummary, type Records } from "./ingest.ts";
-import { validateRecord } from "./validate.ts";
+import { changedRows, type IngestDeps, type IngestOptions, type IngestSummary, type Records } from "./ingest.ts";
+import { acceptRecord } from "./validate.ts";
 
 /*
  * Removing postings: by id, by source or by publication time (`cli delete`), and replacing a source
@@ -65,15 +64,10 @@ export async function replaceSources(deps: IngestDeps, records: Records, options
   };
   const valid = new Map<string, ValidJobRecord>();
   for await (const raw of records) {
-    const checked = validateRecord(raw);
-    if (!checked.ok) {
-      summary.invalid++;
-      if (summary.problems.length < PROBLEMS_KEPT) summary.problems.push({ ref: raw.ref, problem: checked.problem });
-      continue;
-    }
-    if (cleanRecordCity(checked.record)) summary.citiesCleaned++;
-    if (valid.has(checked.record.id)) summary.duplicates++;
-    valid.set(checked.record.id, checked.record);
+    const record = acceptRecord(raw, summary);
+    if (record === undefined) continue;
+    if (valid.has(record.id)) summary.duplicates++;
+    valid.set(record.id, record);
   }
   if (options.strict && summary.invalid > 0) throw invalidParameter(`${summary.invalid} invalid record(s); --strict given, nothing was written`);
   const lease = options.lease ?? (await (deps.lock ?? writeLock(deps.store.location)).acquire({ what: "load", wait: options.wait, onWait: options.onWait }));

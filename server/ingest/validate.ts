@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import { JobRecordSchema, type ValidJobRecord } from "../../shared/job.ts";
+import { cleanRecordCity } from "./city.ts";
+import type { IngestSummary } from "./ingest.ts";
 import type { RawRecord } from "./read.ts";
 
 export type Validation = { ok: true; record: ValidJobRecord } | { ok: false; problem: string };
@@ -35,4 +37,19 @@ function withoutNul(value: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) out[key] = Array.isArray(field) ? field.map(clean) : clean(field);
   return out;
+}
+
+/** Invalid records a summary lists (the count is exact), so a file of garbage cannot fill memory. */
+export const PROBLEMS_KEPT = 1000;
+
+/** The record, validated and its city cleaned (city.ts), or undefined when invalid (counted, and kept as a problem). */
+export function acceptRecord(raw: RawRecord, summary: Pick<IngestSummary, "invalid" | "problems" | "citiesCleaned">): ValidJobRecord | undefined {
+  const checked = validateRecord(raw);
+  if (!checked.ok) {
+    summary.invalid++;
+    if (summary.problems.length < PROBLEMS_KEPT) summary.problems.push({ ref: raw.ref, problem: checked.problem });
+    return undefined;
+  }
+  if (cleanRecordCity(checked.record)) summary.citiesCleaned++;
+  return checked.record;
 }
