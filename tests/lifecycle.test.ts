@@ -129,14 +129,25 @@ test("a running server stops returning deleted postings", async () => {
 test(`${KILLS} SIGKILLs each during a delete and a replace leave the table at the old or the new state`, async () => {
   const random = seededRandom(SEED);
   const outcomes = { delete: { old: 0, new: 0 }, replace: { old: 0, new: 0 } };
+  const argsOf = (kind: "delete" | "replace") => (kind === "delete" ? ["delete", "--source", "ruanyf-weekly"] : ["ingest", trimmedFile, "--replace-source"]);
+  const spawn = (kind: "delete" | "replace", dir: string) =>
+    Bun.spawn(["setsid", "bun", join(ROOT, "cli/main.ts"), ...argsOf(kind)], {
+      cwd: ROOT, env: { ...process.env, DATA_DIR: dir, MODELS_DIR }, stdout: "ignore", stderr: "ignore",
+    });
+  // An uninterrupted run of each times the window the kills are spread over (half again as long, so some fall after the commit).
+  const duration = { delete: 0, replace: 0 };
+  for (const kind of ["delete", "replace"] as const) {
+    const dir = copy(`timed-${kind}`);
+    const started = performance.now();
+    expect(await spawn(kind, dir).exited).toBe(0);
+    duration[kind] = performance.now() - started;
+    rmSync(dir, { recursive: true, force: true });
+  }
   for (let trial = 0; trial < KILLS; trial++) {
     for (const kind of ["delete", "replace"] as const) {
       const dir = copy(`kill-${kind}-${trial}`);
-      const args = kind === "delete" ? ["delete", "--source", "ruanyf-weekly"] : ["ingest", trimmedFile, "--replace-source"];
-      const proc = Bun.spawn(["setsid", "bun", join(ROOT, "cli/main.ts"), ...args], {
-        cwd: ROOT, env: { ...process.env, DATA_DIR: dir, MODELS_DIR }, stdout: "ignore", stderr: "ignore",
-      });
-      await Bun.sleep(Math.floor(random() * 2500));
+      const proc = spawn(kind, dir);
+      await Bun.sleep(Math.floor(random() * duration[kind] * 1.5));
       try {
         process.kill(-proc.pid, "SIGKILL");
       } catch {
