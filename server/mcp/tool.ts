@@ -1,6 +1,8 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { SearchDeps } from "../search/search.ts";
+import { AppError } from "../../shared/errors.ts";
+import type { SearchResults } from "../../shared/search.ts";
+import type { SearchDeps, SearchOutcome } from "../search/search.ts";
 
 /**
  * An MCP tool: its published definition and what a call returns as structuredContent.
@@ -17,4 +19,17 @@ export const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHi
 export function jsonSchema(schema: z.ZodObject): Tool["inputSchema"] {
   const { $schema: _, ...rest } = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
   return rest as Tool["inputSchema"];
+}
+
+/** Arguments by a tool's schema; a wrong one is an INVALID_PARAMETER naming it. */
+export function readArgs<T extends z.ZodObject>(schema: T, args: Record<string, unknown>): z.infer<T> {
+  const parsed = schema.safeParse(args);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new AppError("INVALID_PARAMETER", `${issue.path.join(".") || "arguments"} ${issue.message}`);
+}
+
+/** What a search tool (search_jobs, find_similar_jobs) returns as structuredContent. */
+export function searchResults({ results, query, facets, total_matches }: SearchOutcome): SearchResults {
+  return { total: results.length, results, query, ...(facets ? { facets, total_matches } : {}) };
 }

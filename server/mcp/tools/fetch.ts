@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { getPosting } from "../../search/similar.ts";
-import { READ_ONLY, jsonSchema, type McpTool } from "../tool.ts";
-import { readArgs } from "./get-job.ts";
+import { READ_ONLY, jsonSchema, readArgs, type McpTool } from "../tool.ts";
 
 const Input = z.object({ id: z.string().min(1).describe("An id from search (or search_jobs)") });
 const Output = z.object({

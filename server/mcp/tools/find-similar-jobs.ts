@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { SearchArgumentsSchema, SearchResultsSchema, type SearchResults } from "../../../shared/search.ts";
+import { SearchArgumentsSchema, SearchResultsSchema } from "../../../shared/search.ts";
 import { similarJobs } from "../../search/similar.ts";
-import { READ_ONLY, jsonSchema, type McpTool } from "../tool.ts";
-import { readArgs } from "./get-job.ts";
+import { READ_ONLY, jsonSchema, readArgs, searchResults, type McpTool } from "../tool.ts";
 
 /** search_jobs' arguments with the posting's id instead of a query. */
 const Input = SearchArgumentsSchema.omit({ query: true, understand: true }).extend({
@@ -26,8 +25,6 @@ export const findSimilarJobsTool: McpTool = {
   async call(args, deps) {
     const { id } = readArgs(z.object({ id: Input.shape.id }), args);
     const { id: _, ...rest } = args;
-    const { results, query, facets, total_matches } = await similarJobs(deps, id, rest, "mcp");
-    const output: SearchResults = { total: results.length, results, query, ...(facets ? { facets, total_matches } : {}) };
-    return output;
+    return searchResults(await similarJobs(deps, id, rest, "mcp"));
   },
 };

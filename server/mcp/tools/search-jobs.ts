@@ -1,6 +1,6 @@
-import { parseSearchRequest, SearchArgumentsSchema, SearchResultsSchema, type SearchResults } from "../../../shared/search.ts";
+import { parseSearchRequest, SearchArgumentsSchema, SearchResultsSchema } from "../../../shared/search.ts";
 import { searchJobs } from "../../search/search.ts";
-import { READ_ONLY, jsonSchema, type McpTool } from "../tool.ts";
+import { READ_ONLY, jsonSchema, searchResults, type McpTool } from "../tool.ts";
 
 export const searchJobsTool: McpTool = {
   definition: {
@@ -20,8 +20,6 @@ export const searchJobsTool: McpTool = {
 
   async call(args, deps) {
     const request = parseSearchRequest(args, "mcp");
-    const { results, query, facets, total_matches } = await searchJobs(deps, request);
-    const output: SearchResults = { total: results.length, results, query, ...(facets ? { facets, total_matches } : {}) };
-    return output;
+    return searchResults(await searchJobs(deps, request));
   },
 };

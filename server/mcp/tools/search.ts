@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { parseSearchRequest } from "../../../shared/search.ts";
 import { searchJobs } from "../../search/search.ts";
-import { READ_ONLY, jsonSchema, type McpTool } from "../tool.ts";
-import { readArgs } from "./get-job.ts";
+import { READ_ONLY, jsonSchema, readArgs, type McpTool } from "../tool.ts";
 
 /*
  * `search` and `fetch`: the pair ChatGPT connectors and deep-research clients call, in the shapes
