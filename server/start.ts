@@ -39,6 +39,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     modelId: embedder.modelId,
     dimension: embedder.dimension,
     readConsistencyMs: config.readConsistencyMs,
+    hotPathMaxPostings: config.hotPathMaxPostings,
   });
   const keys = await openKeys(config);
   const oauth = await createOAuthServer({ config, keys });
@@ -53,6 +54,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const cache = config.searchCacheBytes > 0 ? createResultCache(config.searchCacheBytes) : undefined;
   // The places of the data, read before the first search rather than during it.
   await prepareUnderstanding({ store });
+  // Searches are answered from memory once the table is read in; LanceDB answers them until then.
+  void store.warm();
   const app = createApp({
     config, store, embedder, cache, keys, log, limiter, oauth, verifyBearer: oauth.verifyBearer, indexBuilding: indexing.building,
   });

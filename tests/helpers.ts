@@ -46,6 +46,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   if (records.length > 0) {
     await ingestRecords(server, records.map((value, i) => ({ ref: `record ${i + 1}`, value })));
   }
+  // Searches then come from memory, as on a server that has been up a moment (LanceDB answers until then).
+  await server.store.warm();
   const apiKey = (await server.keys.create("test")).key;
   return {
     url: server.url,

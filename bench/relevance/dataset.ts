@@ -60,12 +60,14 @@ export async function openEvalData(env: Record<string, string | undefined>, opti
     if (built !== undefined) console.error(`the ingest code changed since ${config.dataDir} was built: rebuilding it`);
     rmSync(config.dataDir, { recursive: true, force: true });
   }
-  const store = await openStore({ dataDir: config.dataDir, modelId: embedder.modelId, dimension: embedder.dimension });
+  const store = await openStore({ dataDir: config.dataDir, modelId: embedder.modelId, dimension: embedder.dimension, hotPathMaxPostings: config.hotPathMaxPostings });
   if ((await store.count()) !== records.length) {
     console.error(`ingesting ${SHARED_DATA} into ${config.dataDir} (one time, ~20 s)`);
     console.error(formatSummary(await ingestFile({ store, embedder }, SHARED_DATA)));
   }
   writeFileSync(marker, `${fingerprint}\n`);
+  // Judged as the server answers: from memory (HOT_PATH_MAX_POSTINGS=0 judges LanceDB's answers).
+  await store.warm();
   return { store, embedder, dataDir: config.dataDir, records };
 }
 
@@ -74,14 +76,17 @@ export async function openEvalData(env: Record<string, string | undefined>, opti
 /** DATA_DIR's table when it holds exactly the shared postings with this model; undefined otherwise, untouched. */
 async function openIfComplete(config: Config, embedder: Embedder, expected: number): Promise<JobStore | undefined> {
   if (!existsSync(join(config.dataDir, `${TABLE_NAME}.lance`))) return undefined;
-  const store = await openStore({ dataDir: config.dataDir, modelId: embedder.modelId, dimension: embedder.dimension }).catch(
+  const store = await openStore({ dataDir: config.dataDir, modelId: embedder.modelId, dimension: embedder.dimension, hotPathMaxPostings: config.hotPathMaxPostings }).catch(
     (error: unknown) => {
       console.error(`not using ${config.dataDir}: ${error instanceof Error ? error.message : error}`);
       return undefined;
     },
   );
   if (store === undefined) return undefined;
-  if ((await store.count()) === expected) return store;
+  if ((await store.count()) === expected) {
+    await store.warm();
+    return store;
+  }
   store.close();
   return undefined;
 }

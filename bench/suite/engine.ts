@@ -32,7 +32,8 @@ const CASES: Array<{ name: string; filters: Record<string, unknown>; detail: "su
 export async function measureEngine(dataDir: string, rounds: number): Promise<EngineResult> {
   const config = loadConfig({ ...Bun.env, DATA_DIR: dataDir, MODELS_DIR, DEMO_DATA: "false", LOG_LEVEL: "error" });
   const embedder = await loadEmbedder(config.embedding);
-  const store = await openStore({ dataDir: config.dataDir, modelId: embedder.modelId, dimension: embedder.dimension, readConsistencyMs: config.readConsistencyMs });
+  const store = await openStore({ dataDir: config.dataDir, modelId: embedder.modelId, dimension: embedder.dimension, hotPathMaxPostings: config.hotPathMaxPostings, readConsistencyMs: config.readConsistencyMs });
+  await store.warm();
   try {
     const deps = { store, embedder };
     const cases: EngineCase[] = [];

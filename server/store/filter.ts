@@ -16,7 +16,7 @@ export function buildWhere(filters: SearchFilters, inferred: SearchFilters = {})
     const value = (filters as Record<string, unknown>)[name];
     if (value !== undefined) clauses.push(predicate(spec.filter, value));
     const guess = (inferred as Record<string, unknown>)[name];
-    if (guess !== undefined) clauses.push(NOTIONS[name]?.(guess) ?? predicate(spec.filter, guess));
+    if (guess !== undefined) clauses.push(NOTIONS[name] ? notionSql(NOTIONS[name](guess)) : predicate(spec.filter, guess));
   }
   return clauses.length === 0 ? undefined : clauses.join(" AND ");
 }
@@ -47,21 +47,24 @@ export function quote(value: string): string {
  * What a filter read from the query's words means: every field that carries the notion, since most
  * postings leave seniority and employment type unset and say it in the title or tags instead. An
  * internship is employment type INTERN, seniority intern, the tag or the word in the title; "remote"
- * the tag or the title; "full-time" also a posting that states no employment type.
+ * the tag or the title; "full-time" also a posting that states no employment type. Declared as data,
+ * so the LanceDB predicate and the in-memory test (rowTest) say the same.
  */
-const NOTIONS: Record<string, (value: unknown) => string> = {
-  remote: (value) => `${value ? "" : "NOT "}(array_has(tag_keys, 'remote') OR ${titleSays("remote")})`,
+type Clause = { tag: string } | { title: string } | { column: string; in: string[] } | { column: string; eq: string } | { column: string; isNull: true };
+interface Notion {
+  any: Clause[];
+  negate: boolean;
+}
+const NOTIONS: Record<string, (value: unknown) => Notion> = {
+  remote: (value) => ({ any: [{ tag: "remote" }, { title: "remote" }], negate: !value }),
   seniority: (value) => {
     const levels = value as string[];
     const words = levels.map((level) => SENIORITY_WORDS[level]).filter((w) => w !== undefined);
-    return anyOf([`seniority_level IN (${levels.map(quote).join(", ")})`, ...words.map(titleSays)]);
+    return { any: [{ column: "seniority_level", in: levels }, ...words.map((title) => ({ title }))], negate: false };
   },
   employment_type: (value) => {
     const types = value as string[];
-    return anyOf([
-      `employment_type IN (${types.map(quote).join(", ")})`,
-      ...types.flatMap((type) => EMPLOYMENT_NOTIONS[type] ?? []),
-    ]);
+    return { any: [{ column: "employment_type", in: types }, ...types.flatMap((type) => EMPLOYMENT_NOTIONS[type] ?? [])], negate: false };
   },
 };
 
@@ -71,20 +74,23 @@ const SENIORITY_WORDS: Record<string, string> = {
   mid: String.raw`mid[- ]level|intermediate`,
   intern: String.raw`interns?|internships?`,
 };
-const EMPLOYMENT_NOTIONS: Record<string, string[]> = {
-  PART_TIME: ["array_has(tag_keys, 'part-time')", "array_has(tag_keys, 'part time')", titleSays("part[- ]time")],
-  CONTRACTOR: ["array_has(tag_keys, 'contract')", "array_has(tag_keys, 'contractor')", "array_has(tag_keys, 'freelance')", titleSays("contract|contractor|freelance")],
-  INTERN: ["seniority_level = 'intern'", "array_has(tag_keys, 'internship')", "array_has(tag_keys, 'intern')", titleSays(SENIORITY_WORDS.intern!)],
-  TEMPORARY: ["array_has(tag_keys, 'temporary')", titleSays("temporary|temp")],
-  FULL_TIME: ["employment_type IS NULL"],
+const EMPLOYMENT_NOTIONS: Record<string, Clause[]> = {
+  PART_TIME: [{ tag: "part-time" }, { tag: "part time" }, { title: "part[- ]time" }],
+  CONTRACTOR: [{ tag: "contract" }, { tag: "contractor" }, { tag: "freelance" }, { title: "contract|contractor|freelance" }],
+  INTERN: [{ column: "seniority_level", eq: "intern" }, { tag: "internship" }, { tag: "intern" }, { title: SENIORITY_WORDS.intern! }],
+  TEMPORARY: [{ tag: "temporary" }, { title: "temporary|temp" }],
+  FULL_TIME: [{ column: "employment_type", isNull: true }],
 };
 
-/** The title holds one of the words of a regex alternation (case-insensitive, whole words). */
-function titleSays(alternation: string): string {
-  return `regexp_like(job_title, ${quote(`(?i)\\b(?:${alternation})\\b`)})`;
-}
-
-function anyOf(clauses: string[]): string {
+function notionSql(notion: Notion): string {
+  const clauses = notion.any.map((clause): string => {
+    if ("tag" in clause) return `array_has(tag_keys, ${quote(clause.tag)})`;
+    if ("title" in clause) return `regexp_like(coalesce(job_title, ''), ${quote(`(?i)\\b(?:${clause.title})\\b`)})`;
+    if ("isNull" in clause) return `${clause.column} IS NULL`;
+    if ("eq" in clause) return equals(clause.column, clause.eq);
+    return `${clause.column} IN (${clause.in.map(quote).join(", ")})`;
+  });
+  if (notion.negate) return `NOT (${clauses.join(" OR ")})`;
   return clauses.length === 1 ? clauses[0]! : `(${clauses.join(" OR ")})`;
 }
 
@@ -137,4 +143,108 @@ function nearPredicate({ place, radiusKm }: NearBound): string {
 function number(value: number): string {
   if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
   return String(value);
+}
+
+/** The filter columns of postings held in memory (server/memory/), by row; null numbers are NaN. */
+export interface FilterColumns {
+  text(column: string): ReadonlyArray<string | null>;
+  number(column: string): Float64Array;
+  /** tag_keys of each row. */
+  tags: ReadonlyArray<readonly string[]>;
+}
+
+/**
+ * The same selection as `buildWhere(filters, inferred)`, as a test of one row of `columns`;
+ * undefined when there is nothing to filter. tests/memory-path.test.ts checks the two agree.
+ */
+export function rowTest(filters: SearchFilters, inferred: SearchFilters, columns: FilterColumns): ((row: number) => boolean) | undefined {
+  const tests: Array<(row: number) => boolean> = [];
+  for (const [name, spec] of Object.entries(SEARCH_PARAMS) as Array<[string, ParamSpec<unknown>]>) {
+    if (spec.filter === undefined) continue;
+    const value = (filters as Record<string, unknown>)[name];
+    if (value !== undefined) tests.push(predicateTest(spec.filter, value, columns));
+    const guess = (inferred as Record<string, unknown>)[name];
+    if (guess !== undefined) tests.push(NOTIONS[name] ? notionTest(NOTIONS[name](guess), columns) : predicateTest(spec.filter, guess, columns));
+  }
+  if (tests.length === 0) return undefined;
+  return tests.length === 1 ? tests[0]! : (row) => tests.every((test) => test(row));
+}
+
+function notionTest(notion: Notion, columns: FilterColumns): (row: number) => boolean {
+  const titles = columns.text("job_title");
+  const tests = notion.any.map((clause): ((row: number) => boolean) => {
+    if ("tag" in clause) return (row) => columns.tags[row]!.includes(clause.tag);
+    if ("title" in clause) {
+      const words = new RegExp(`(?<![\\p{L}\\p{N}_])(?:${clause.title})(?![\\p{L}\\p{N}_])`, "iu");
+      return (row) => words.test(titles[row] ?? "");
+    }
+    const values = columns.text(clause.column);
+    if ("isNull" in clause) return (row) => values[row] === null;
+    const wanted = new Set("eq" in clause ? [clause.eq] : clause.in);
+    return (row) => values[row] !== null && wanted.has(values[row]!);
+  });
+  const any = (row: number) => tests.some((test) => test(row));
+  return notion.negate ? (row) => !any(row) : any;
+}
+
+function predicateTest(filter: FilterPredicate, value: unknown, columns: FilterColumns): (row: number) => boolean {
+  const { column } = filter;
+  switch (filter.op) {
+    case "eq": {
+      const values = columns.text(column);
+      const wanted = String(value);
+      return (row) => values[row] === wanted;
+    }
+    case "gt":
+    case "lt": {
+      const values = columns.number(column);
+      const bound = value as number;
+      number(bound);
+      return filter.op === "gt" ? (row) => values[row]! > bound : (row) => values[row]! < bound;
+    }
+    case "in": {
+      const values = columns.text(column);
+      const wanted = new Set(value as string[]);
+      return (row) => values[row] !== null && wanted.has(values[row]!);
+    }
+    case "all": {
+      const wanted = value as string[];
+      return (row) => wanted.every((tag) => columns.tags[row]!.includes(tag));
+    }
+    case "flag":
+      return value ? (row) => columns.tags[row]!.includes(filter.tag) : (row) => !columns.tags[row]!.includes(filter.tag);
+    case "near":
+      return nearTest(value as NearBound, columns);
+    case "salary_at_least":
+    case "salary_at_most": {
+      const bound = value as SalaryBound;
+      const usd = toUsd(bound.amount, bound.currency);
+      if (usd === null) throw invalidParameter(`salary_currency must be one of: ${KNOWN_CURRENCIES.join(", ")}`);
+      const values = columns.number(column);
+      const atLeast = filter.op === "salary_at_least";
+      return (row) => {
+        const salary = values[row]!;
+        if (Number.isNaN(salary)) return bound.includeUnknown === true;
+        return atLeast ? salary >= usd : salary <= usd;
+      };
+    }
+  }
+}
+
+/** nearPredicate's box and distance, in the same arithmetic. */
+function nearTest({ place, radiusKm }: NearBound, columns: FilterColumns): (row: number) => boolean {
+  const at = locatePlace(place);
+  if (!at) throw invalidParameter(`near: no place called "${place}" is known (try "City", "City, ST" for a US state or "City, CC" for a country)`);
+  const dLat = radiusKm / 111;
+  const dLon = radiusKm / (111 * Math.max(0.01, Math.cos((at.lat * Math.PI) / 180)));
+  const lats = columns.number("lat");
+  const lons = columns.number("lon");
+  const radians = (degrees: number) => (degrees * Math.PI) / 180;
+  return (row) => {
+    const lat = lats[row]!;
+    const lon = lons[row]!;
+    if (!(lat >= at.lat - dLat && lat <= at.lat + dLat && lon >= at.lon - dLon && lon <= at.lon + dLon)) return false;
+    const cosine = Math.cos(radians(at.lat)) * Math.cos(radians(lat)) * Math.cos(radians(lon) - radians(at.lon)) + Math.sin(radians(at.lat)) * Math.sin(radians(lat));
+    return 6371.0 * Math.acos(Math.min(1.0, cosine)) <= radiusKm;
+  };
 }

@@ -4,6 +4,7 @@ import { LRUCache } from "lru-cache";
 import { rowTerms, type RankingTerms } from "../relevance/ranking.ts";
 import { dot } from "../relevance/vector.ts";
 import { buildWhere } from "./filter.ts";
+import type { HotPath } from "../memory/hot-path.ts";
 import type { FilterValues } from "../../shared/search.ts";
 import { readCountries, readFilterValues, readPosting } from "./postings.ts";
 import { CANDIDATE_COLUMNS } from "./schema.ts";
@@ -15,7 +16,12 @@ import { ANN_MAX_LIMIT, ANN_OVERFETCH, STRONG_EXPANSION_WEIGHT, TITLE_BOOST } fr
  * The searches' view of the table: nearest vectors and keyword matches among the postings a filter
  * admits (the filter runs inside LanceDB), decoded postings kept by content hash, and the facets.
  */
-export function createReader(table: lancedb.Table, termStats: ReturnType<typeof termStatsReader>, hasVectorIndex: () => Promise<boolean>): StoreReader {
+export function createReader(
+  table: lancedb.Table,
+  termStats: ReturnType<typeof termStatsReader>,
+  hasVectorIndex: () => Promise<boolean>,
+  hot: HotPath,
+): StoreReader {
   const decoded = new LRUCache<string, CandidateRow>({ max: POSTING_CACHE_SIZE });
   let facetCache: { version: number; facets: Facets } | undefined;
   let valuesCache: { version: number; values: Promise<FilterValues> } | undefined;
@@ -25,7 +31,12 @@ export function createReader(table: lancedb.Table, termStats: ReturnType<typeof 
     version: () => table.version(),
     termStats: termStats.get,
 
+    warm: () => hot.warm(),
+    hotPath: () => hot.state(),
+
     async nearest(vector, filters, limit, full, inferred) {
+      const snapshot = hot.at(await table.version());
+      if (snapshot) return snapshot.nearest(vector, filters, limit, full, inferred);
       // Every stored and query vector has unit length, so the dot product is the cosine, and cheaper.
       // With the ANN index, 1.4× the candidates come from the quantized index and are re-ranked here by
       // exact distance on the vectors read with them (recall@50 0.993; LanceDB's own refine step, which
@@ -41,6 +52,8 @@ export function createReader(table: lancedb.Table, termStats: ReturnType<typeof 
     },
 
     async keyword(spec, filters, limit, full, inferred) {
+      const snapshot = hot.at(await table.version());
+      if (snapshot) return snapshot.keyword(spec, filters, limit, full, inferred);
       // Each clause runs as its own query and scores add up, as SHOULD clauses do: a BooleanQuery
       // of the same clauses measured 5-6 times slower here.
       const where = buildWhere(filters, inferred);
@@ -103,6 +116,12 @@ export function createReader(table: lancedb.Table, termStats: ReturnType<typeof 
   };
 }
 
+/** A candidate from its stored result_json (fields and ranking terms) and its vector. */
+export function decodeCandidate(json: string, vector: Float32Array): CandidateRow {
+  const { rank_terms, cjk_text, ...fields } = JSON.parse(json) as JobRow & RankingTerms;
+  return { ...fields, vector, terms: rowTerms({ rank_terms, cjk_text }) };
+}
+
 // --- internal ---
 
 /** What a search reads of each candidate; each retriever reads it along with its matches. */
@@ -125,8 +144,7 @@ function candidateRows(batch: ArrowTable, full: boolean, decoded: LRUCache<strin
     const hash = hashes.get(i) as string;
     let row = decoded.get(hash);
     if (row === undefined) {
-      const { rank_terms, cjk_text, ...fields } = JSON.parse(json.get(i) as string) as JobRow & RankingTerms;
-      row = { ...fields, vector: Float32Array.from(vectors.get(i).toArray() as Float32Array), terms: rowTerms({ rank_terms, cjk_text }) };
+      row = decodeCandidate(json.get(i) as string, Float32Array.from(vectors.get(i).toArray() as Float32Array));
       decoded.set(hash, row);
     }
     rows.push(descriptions ? { ...row, job_description: String(descriptions.get(i) ?? "") } : row);

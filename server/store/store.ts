@@ -7,6 +7,7 @@ import type { SearchFilters } from "../../shared/search.ts";
 import type { RowTerms } from "../relevance/ranking.ts";
 import { createAdmin, vectorIndexPresence } from "./indexes.ts";
 import { createReader } from "./read.ts";
+import { createHotPath, type HotPath } from "../memory/hot-path.ts";
 import { TEXT_FORMAT } from "../relevance/text.ts";
 import { DIMENSION_KEY, MODEL_KEY, TABLE_NAME, TEXT_FORMAT_KEY, jobsSchema, type StoredJob } from "./schema.ts";
 import { isObjectStore, prepareLocation, sideFile, type TableLocation } from "./table-location.ts";
@@ -27,6 +28,8 @@ export interface StoreOptions {
   dimension: number;
   /** How often reads look for other processes' writes, in ms; undefined = never. */
   readConsistencyMs?: number;
+  /** Searches of a table with up to this many postings are answered from memory (server/memory/); 0 or absent = never. */
+  hotPathMaxPostings?: number;
 }
 
 /** A posting as a search reads it: id, result fields and country (the description only for full detail). */
@@ -98,6 +101,10 @@ export interface StoreReader {
   count(): Promise<number>;
   /** The table version searches currently read; every write makes a new one. */
   version(): Promise<number>;
+  /** Settles when searches are answered from memory (or will not be: the table is larger than the bound). */
+  warm(): Promise<void>;
+  /** The in-memory path's version and size, why it is off, or undefined while it builds. */
+  hotPath(): ReturnType<HotPath["state"]>;
   /** How many postings use each word (for weighting query words); undefined before the first load. */
   termStats(): TermStats | undefined;
   /**
@@ -174,7 +181,7 @@ export async function openStore(options: StoreOptions): Promise<JobStore> {
     (await openIfExists(db)) ??
     (await db.createEmptyTable(TABLE_NAME, jobsSchema(options.modelId, options.dimension), { mode: "create", existOk: true }));
   await checkModel(table, options);
-  return createStore(db, table, location);
+  return createStore(db, table, location, options.hotPathMaxPostings ?? 0, options.dimension);
 }
 
 /**
@@ -189,7 +196,7 @@ export async function inspectStore(location: TableLocation): Promise<JobStore | 
     db.close();
     return undefined;
   }
-  return createStore(db, table, location);
+  return createStore(db, table, location, 0, 0);
 }
 
 // --- internal ---
@@ -238,7 +245,7 @@ async function checkModel(table: lancedb.Table, options: StoreOptions): Promise<
   );
 }
 
-async function createStore(db: lancedb.Connection, table: lancedb.Table, location: TableLocation): Promise<JobStore> {
+async function createStore(db: lancedb.Connection, table: lancedb.Table, location: TableLocation, hotPathMaxPostings: number, dimension: number): Promise<JobStore> {
   const termStats = termStatsReader(sideFile(location, TERM_STATS_FILE));
   // Missing or unreadable statistics only make ranking weigh words equally until the next look.
   await termStats.refresh().catch(() => {});
@@ -246,7 +253,7 @@ async function createStore(db: lancedb.Connection, table: lancedb.Table, locatio
   return {
     table,
     location,
-    ...createReader(table, termStats, hasVectorIndex),
+    ...createReader(table, termStats, hasVectorIndex, createHotPath(table, { maxPostings: hotPathMaxPostings, dimension })),
     ...createWriter(table, location, termStats),
     ...createAdmin(table, location, hasVectorIndex),
     close() {

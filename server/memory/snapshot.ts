@@ -1,0 +1,196 @@
+import type * as lancedb from "@lancedb/lancedb";
+import { LRUCache } from "lru-cache";
+import type { SearchFilters } from "../../shared/search.ts";
+import { rowTest, type FilterColumns } from "../store/filter.ts";
+import type { CandidateRow, KeywordQuery } from "../store/store.ts";
+import { decodeCandidate } from "../store/read.ts";
+import { STRONG_EXPANSION_WEIGHT, TITLE_BOOST } from "../relevance/tuning.ts";
+import { fieldBytes, indexField, scoreField, type FieldIndex } from "./bm25.ts";
+import { lanceTokens, whitespaceTokens } from "./tokens.ts";
+import { indexVectors, nearestRows, TopK, type VectorIndex } from "./vectors.ts";
+
+/*
+ * One table version held in memory: every posting's filter columns, vector and keyword index, read
+ * from the table in one pass. It answers `nearest` and `keyword` as the table would (the same
+ * filters, BM25 with the same tokenizer and clauses), without a LanceDB call. It is a cache: built
+ * from a version, replaced whole when the table moves on (memory/hot-path.ts), never written to.
+ */
+
+export interface Snapshot {
+  version: number;
+  postings: number;
+  /** Bytes held (vectors, keyword index, text), as estimated: what the configured bound compares with. */
+  bytes: number;
+  nearest(vector: Float32Array, filters: SearchFilters, limit: number, full: boolean, inferred?: SearchFilters): Array<{ row: CandidateRow; cosine: number }>;
+  keyword(query: KeywordQuery, filters: SearchFilters, limit: number, full: boolean, inferred?: SearchFilters): Array<{ row: CandidateRow; score: number }>;
+}
+
+/** Reads every posting of the table at `version` (the caller checked it out) and indexes it. */
+export async function buildSnapshot(table: lancedb.Table, version: number, dimension: number): Promise<Snapshot> {
+  const text: Record<string, Array<string | null>> = Object.fromEntries(TEXT_COLUMNS.map((c) => [c, []]));
+  const numbers: Record<string, number[]> = Object.fromEntries(NUMBER_COLUMNS.map((c) => [c, []]));
+  const tags: string[][] = [];
+  const chunks: Float32Array[] = [];
+  for await (const batch of table.query().select([...TEXT_COLUMNS, ...NUMBER_COLUMNS, "tag_keys", "vector"])) {
+    for (const column of TEXT_COLUMNS) {
+      const child = batch.getChild(column)!;
+      for (let i = 0; i < batch.numRows; i++) text[column]!.push((child.get(i) as string | null) ?? null);
+    }
+    for (const column of NUMBER_COLUMNS) {
+      const child = batch.getChild(column)!;
+      for (let i = 0; i < batch.numRows; i++) numbers[column]!.push((child.get(i) as number | null) ?? Number.NaN);
+    }
+    const tagChild = batch.getChild("tag_keys")!;
+    for (let i = 0; i < batch.numRows; i++) tags.push([...((tagChild.get(i)?.toArray() as string[] | undefined) ?? [])].map(String));
+    const vectors = batch.getChild("vector")!;
+    for (let i = 0; i < batch.numRows; i++) chunks.push(vectors.get(i).toArray() as Float32Array);
+    // Long reads yield to searches between batches.
+    await Bun.sleep(0);
+  }
+  const count = tags.length;
+  const vectors = new Float32Array(count * dimension);
+  chunks.forEach((chunk, row) => vectors.set(chunk, row * dimension));
+  const numberArrays = new Map<string, Float64Array>(NUMBER_COLUMNS.map((c) => [c, Float64Array.from(numbers[c]!)]));
+  const columns: FilterColumns = {
+    text: (column) => text[column] ?? missing(column),
+    number: (column) => numberArrays.get(column) ?? missing(column),
+    tags,
+  };
+  const fields = {
+    title: indexField(count, (row) => lanceTokens(text.job_title![row] ?? "")),
+    description: await indexInSlices(count, (row) => lanceTokens(text.job_description![row] ?? "")),
+    cjk: indexField(count, (row) => whitespaceTokens(text.cjk_text![row] ?? "")),
+  };
+  const index = indexVectors(vectors, count, dimension);
+  const textBytes = TEXT_COLUMNS.reduce((sum, c) => sum + text[c]!.reduce((s, v) => s + (v?.length ?? 0) * 2, 0), 0);
+  const bytes = textBytes + vectors.byteLength * 3 + fieldBytes(fields.title) + fieldBytes(fields.description) + fieldBytes(fields.cjk) + count * PER_ROW_BYTES;
+  return new MemorySnapshot(version, count, bytes, text, columns, index, fields, vectors, dimension);
+}
+
+// --- internal ---
+
+/** Columns read as text: filters, keyword fields, and what a candidate is decoded from. */
+const TEXT_COLUMNS = [
+  "id", "city", "country", "data_source", "company_name", "seniority_level", "employment_type", "job_title",
+  "job_description", "cjk_text", "result_json",
+] as const;
+const NUMBER_COLUMNS = ["publish_ts", "lat", "lon", "salary_min_usd", "salary_max_usd"] as const;
+/** Arrays' slots, numbers, tag lists, the decoded candidate once read: per posting, roughly. */
+const PER_ROW_BYTES = 600;
+/** Filters whose admitted rows are kept, per snapshot. */
+const SELECTIONS = 256;
+
+function missing(column: string): never {
+  throw new Error(`column ${column} is not held in memory`);
+}
+
+/** The description index, built a slice at a time so searches are not held up for seconds. */
+async function indexInSlices(count: number, tokensOf: (row: number) => string[]): Promise<FieldIndex> {
+  const tokens: string[][] = new Array(count);
+  for (let start = 0; start < count; start += 2_000) {
+    for (let row = start; row < Math.min(count, start + 2_000); row++) tokens[row] = tokensOf(row);
+    await Bun.sleep(0);
+  }
+  return indexField(count, (row) => tokens[row]!);
+}
+
+class MemorySnapshot implements Snapshot {
+  private readonly decoded: Array<CandidateRow | undefined>;
+  private readonly selections = new LRUCache<string, { mask: Uint8Array; rows: Int32Array } | "none">({ max: SELECTIONS });
+  private readonly scratch: Float64Array[];
+
+  constructor(
+    readonly version: number,
+    readonly postings: number,
+    readonly bytes: number,
+    private readonly text: Record<string, Array<string | null>>,
+    private readonly columns: FilterColumns,
+    private readonly index: VectorIndex,
+    private readonly fields: Record<"title" | "description" | "cjk", FieldIndex>,
+    private readonly vectors: Float32Array,
+    private readonly dimension: number,
+  ) {
+    this.decoded = new Array(postings);
+    this.scratch = [new Float64Array(postings), new Float64Array(postings)];
+  }
+
+  nearest(vector: Float32Array, filters: SearchFilters, limit: number, full: boolean, inferred?: SearchFilters) {
+    const allowed = this.select(filters, inferred);
+    if (allowed === "none") return [];
+    return nearestRows(this.index, vector, limit, allowed).map(({ row, cosine }) => ({ row: this.candidate(row, full), cosine }));
+  }
+
+  keyword(spec: KeywordQuery, filters: SearchFilters, limit: number, full: boolean, inferred?: SearchFilters) {
+    const allowed = this.select(filters, inferred);
+    if (allowed === "none") return [];
+    const mask = allowed?.mask;
+    const merged = new Map<number, number>();
+    const add = (hits: Array<{ row: number; cosine: number }>) => {
+      for (const { row, cosine: score } of hits) merged.set(row, (merged.get(row) ?? 0) + score);
+    };
+    // The clauses of store/read.ts keywordClauses, each its own top `limit`, scores summed.
+    if (spec.text.trim() !== "") {
+      const tokens = lanceTokens(spec.text);
+      add(this.bestOf(limit, mask, [[this.fields.title, tokens, TITLE_BOOST]], [[this.fields.description, tokens, 1]]));
+    }
+    if (spec.expansions.length > 0) {
+      add(this.bestOf(limit, mask, [[this.fields.title, lanceTokens(spec.expansions.map((e) => e.text).join(" ")), TITLE_BOOST / 2]]));
+      const strong = spec.expansions.filter((e) => e.weight >= STRONG_EXPANSION_WEIGHT).map((e) => e.text).join(" ");
+      if (strong !== "") add(this.bestOf(limit, mask, [[this.fields.description, lanceTokens(strong), 0.5]]));
+    }
+    if (spec.cjk.length > 0) add(this.bestOf(limit, mask, [[this.fields.cjk, spec.cjk, 1]]));
+    const best = new TopK(limit);
+    for (const [row, score] of merged) best.offer(row, score);
+    return best.sorted().map(({ row, cosine: score }) => ({ row: this.candidate(row, full), score }));
+  }
+
+  /**
+   * The best `limit` rows of one clause: the sum of the first group's fields, or of the larger of
+   * the two groups per row (a multi-field match scores a row by its best field, as LanceDB's does).
+   */
+  private bestOf(limit: number, mask: Uint8Array | undefined, first: Array<[FieldIndex, string[], number]>, second?: Array<[FieldIndex, string[], number]>) {
+    const [a, b] = this.scratch as [Float64Array, Float64Array];
+    const touchedA: number[] = [];
+    const touchedB: number[] = [];
+    for (const [field, tokens, boost] of first) scoreField(field, tokens, boost, a, touchedA, mask);
+    for (const [field, tokens, boost] of second ?? []) scoreField(field, tokens, boost, b, touchedB, mask);
+    const best = new TopK(limit);
+    for (const row of touchedA) best.offer(row, Math.max(a[row]!, b[row]!));
+    for (const row of touchedB) if (a[row] === 0) best.offer(row, b[row]!);
+    for (const row of touchedA) a[row] = 0;
+    for (const row of touchedB) b[row] = 0;
+    return best.sorted();
+  }
+
+  /** The rows the filters admit, kept per filter; undefined = every row; "none" = no row. */
+  private select(filters: SearchFilters, inferred?: SearchFilters) {
+    const key = JSON.stringify([filters, inferred ?? {}]);
+    if (key === "[{},{}]") return undefined;
+    let selection = this.selections.get(key);
+    if (selection === undefined) {
+      const test = rowTest(filters, inferred ?? {}, this.columns);
+      if (test === undefined) return undefined;
+      const mask = new Uint8Array(this.postings);
+      const rows: number[] = [];
+      for (let row = 0; row < this.postings; row++) {
+        if (test(row)) {
+          mask[row] = 1;
+          rows.push(row);
+        }
+      }
+      selection = rows.length === 0 ? "none" : { mask, rows: Int32Array.from(rows) };
+      this.selections.set(key, selection);
+    }
+    return selection;
+  }
+
+  private candidate(row: number, full: boolean): CandidateRow {
+    let decoded = this.decoded[row];
+    if (decoded === undefined) {
+      const vector = this.vectors.subarray(row * this.dimension, (row + 1) * this.dimension);
+      decoded = decodeCandidate(this.text.result_json![row]!, vector);
+      this.decoded[row] = decoded;
+    }
+    return full ? { ...decoded, job_description: this.text.job_description![row] ?? "" } : decoded;
+  }
+}
