@@ -55,7 +55,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   // The places of the data, read before the first search rather than during it.
   await prepareUnderstanding({ store });
   // Searches are answered from memory once the table is read in; LanceDB answers them until then.
-  void store.warm();
+  const warmStarted = performance.now();
+  void store.warm().then(() => log.info("hot_path", { ...store.hotPath(), ms: Math.round(performance.now() - warmStarted) }));
   const app = createApp({
     config, store, embedder, cache, keys, log, limiter, oauth, verifyBearer: oauth.verifyBearer, indexBuilding: indexing.building,
   });

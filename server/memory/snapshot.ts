@@ -63,8 +63,8 @@ export async function buildSnapshot(table: lancedb.Table, version: number, dimen
   };
   const index = indexVectors(vectors, count, dimension);
   const textBytes = TEXT_COLUMNS.reduce((sum, c) => sum + text[c]!.reduce((s, v) => s + (v?.length ?? 0) * 2, 0), 0);
-  const bytes = textBytes + vectors.byteLength * 3 + fieldBytes(fields.title) + fieldBytes(fields.description) + fieldBytes(fields.cjk) + count * PER_ROW_BYTES;
-  return new MemorySnapshot(version, count, bytes, text, columns, index, fields, vectors, dimension);
+  const bytes = textBytes + vectors.byteLength * 2 + fieldBytes(fields.title) + fieldBytes(fields.description) + fieldBytes(fields.cjk) + count * PER_ROW_BYTES;
+  return new MemorySnapshot(version, count, bytes, text, columns, index, fields);
 }
 
 // --- internal ---
@@ -107,8 +107,6 @@ class MemorySnapshot implements Snapshot {
     private readonly columns: FilterColumns,
     private readonly index: VectorIndex,
     private readonly fields: Record<"title" | "description" | "cjk", FieldIndex>,
-    private readonly vectors: Float32Array,
-    private readonly dimension: number,
   ) {
     this.decoded = new Array(postings);
     this.scratch = [new Float64Array(postings), new Float64Array(postings)];
@@ -117,7 +115,7 @@ class MemorySnapshot implements Snapshot {
   nearest(vector: Float32Array, filters: SearchFilters, limit: number, full: boolean, inferred?: SearchFilters) {
     const allowed = this.select(filters, inferred);
     if (allowed === "none") return [];
-    return nearestRows(this.index, vector, limit, allowed).map(({ row, cosine }) => ({ row: this.candidate(row, full), cosine }));
+    return nearestRows(this.index, vector, limit, allowed?.rows).map(({ row, cosine }) => ({ row: this.candidate(row, full), cosine }));
   }
 
   keyword(spec: KeywordQuery, filters: SearchFilters, limit: number, full: boolean, inferred?: SearchFilters) {
@@ -187,8 +185,7 @@ class MemorySnapshot implements Snapshot {
   private candidate(row: number, full: boolean): CandidateRow {
     let decoded = this.decoded[row];
     if (decoded === undefined) {
-      const vector = this.vectors.subarray(row * this.dimension, (row + 1) * this.dimension);
-      decoded = decodeCandidate(this.text.result_json![row]!, vector);
+      decoded = decodeCandidate(this.text.result_json![row]!, this.index.vector(row));
       this.decoded[row] = decoded;
     }
     return full ? { ...decoded, job_description: this.text.job_description![row] ?? "" } : decoded;

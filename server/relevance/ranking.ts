@@ -122,8 +122,12 @@ export function rowTerms(row: RankingTerms): RowTerms {
 export function features(query: RankingQuery, terms: RowTerms, evidence: RetrievalEvidence, named = false): Features {
   const { title, text } = terms;
   const total = query.weights.reduce((a, b) => a + b, 0);
-  const share = (set: Set<string>) =>
-    total === 0 ? 0 : query.tokens.reduce((sum, t, i) => sum + (set.has(t) ? query.weights[i]! : 0), 0) / total;
+  const share = (set: Set<string>) => {
+    if (total === 0) return 0;
+    let sum = 0;
+    for (let i = 0; i < query.tokens.length; i++) if (set.has(query.tokens[i]!)) sum += query.weights[i]!;
+    return sum / total;
+  };
   const bestExpansion = (set: Set<string>) => {
     let best = 0;
     for (const { tokens, weight } of query.expansions) if (weight > best && tokens.every((t) => set.has(t))) best = weight;
