@@ -48,7 +48,13 @@ export async function startWorkers(config: Config, limiter: RateLimiter, log: Lo
         resolve();
       },
     });
-    const limits = serveLimiter(limiter, (reply) => proc.send(reply));
+    const limits = serveLimiter(limiter, (reply) => {
+      try {
+        proc.send(reply);
+      } catch {
+        // it exited while its question was being answered; its exit gives its slots back
+      }
+    });
     running.set(index, proc);
     proc.send({ t: "start", config } satisfies PrimaryMessage);
     void proc.exited.then((code) => {
