@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { isObjectStore, type TableLocation } from "./store/table-location.ts";
@@ -7,6 +8,9 @@ import { HOT_PATH_MAX_POSTINGS } from "./memory/hot-path.ts";
 /** A slot in flight stays taken in Redis for SEARCH_TIMEOUT_MS plus this when its process dies holding it. */
 const SLOT_LEASE_MARGIN_MS = 120_000;
 
+/** More processes than this on one machine is a typo rather than a plan. */
+const MAX_PROCESSES = 64;
+
 const flag = z
   .enum(["true", "false", "1", "0", "yes", "no"])
   .transform((value) => value === "true" || value === "1" || value === "yes");
@@ -14,6 +18,13 @@ const flag = z
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
+  /** Server processes on PORT (SO_REUSEPORT, Linux): a whole number, or "auto" for one per CPU core. */
+  SERVER_PROCESSES: z
+    .string()
+    .regex(/^(auto|[1-9]\d*)$/, 'must be a whole number of processes (1 or more) or "auto" (one per CPU core)')
+    .transform((text) => (text === "auto" ? availableParallelism() : Number(text)))
+    .pipe(z.number().max(MAX_PROCESSES, `must be at most ${MAX_PROCESSES}`))
+    .default(1),
   DATA_DIR: z.string().min(1).default("./data"),
   /** Where the table lives: a folder, or an object store (s3://bucket/path); default DATA_DIR. */
   DATA_URI: z.string().min(1).optional(),
@@ -77,6 +88,10 @@ const ConfigSchema = z.object({
   /** Client registrations (/register) one address may make per hour. */
   OAUTH_REGISTRATIONS_PER_HOUR: z.coerce.number().int().min(1).default(20),
   REFRESH_TOKEN_TTL_S: z.coerce.number().int().min(60).default(30 * 24 * 3600),
+}).refine((c) => c.SERVER_PROCESSES === 1 || process.platform === "linux", {
+  // Elsewhere SO_REUSEPORT does not spread connections: one process would take them all.
+  path: ["SERVER_PROCESSES"],
+  message: "more than 1 needs Linux (SO_REUSEPORT); run one process per port elsewhere",
 }).refine((c) => c.SEARCH_TIMEOUT_MS < c.IDLE_TIMEOUT_S * 1000, {
   // Bun drops a connection whose handler outlives the idle timeout without any answer.
   path: ["SEARCH_TIMEOUT_MS"],
@@ -86,6 +101,8 @@ const ConfigSchema = z.object({
 export interface Config {
   port: number;
   host: string;
+  /** Server processes sharing the port: the primary and processes - 1 it starts and restarts. */
+  processes: number;
   /** Local files: auth.sqlite and the signing key (without Redis), models; the table too unless DATA_URI moves it. */
   dataDir: string;
   /** The jobs table: DATA_URI (folder or s3://…) with its object-store options, else DATA_DIR. */
@@ -150,6 +167,7 @@ export function loadConfig(env: Record<string, string | undefined> = Bun.env): C
   return {
     port: c.PORT,
     host: c.HOST,
+    processes: c.SERVER_PROCESSES,
     dataDir,
     table: tableLocation(c, dataDir),
     embedding: {

@@ -7,6 +7,8 @@ export interface LoggerOptions {
   format?: LogFormat;
   /** Pretty only: colour the level (for a terminal). */
   color?: boolean;
+  /** Fields every line carries, e.g. `pid` when several server processes share one stderr. */
+  base?: Record<string, unknown>;
 }
 
 const ORDER: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
@@ -21,13 +23,24 @@ export function createLogger(
   write: (line: string) => void = (line) => process.stderr.write(line),
   options: LoggerOptions = {},
 ): Logger {
-  const { format = "json", color = false } = options;
-  const emit = (at: LogLevel) => (message: string, fields: Record<string, unknown> = {}) => {
+  const { format = "json", color = false, base } = options;
+  const emit = (at: LogLevel) => (message: string, own: Record<string, unknown> = {}) => {
     if (ORDER[at] < ORDER[level]) return;
     const time = new Date();
+    const fields = base ? { ...base, ...own } : own;
     write(format === "pretty" ? formatPretty(time, at, message, fields, color) : formatJson(time, at, message, fields));
   };
   return { debug: emit("debug"), info: emit("info"), warn: emit("warn"), error: emit("error") };
+}
+
+/**
+ * A server process's logger: LOG_LEVEL, LOG_FORMAT (else by whether stderr is a terminal), colour on a
+ * terminal unless NO_COLOR is set; `base` fields on every line.
+ */
+export function serverLogger(settings: { logLevel: LogLevel; logFormat?: LogFormat | undefined }, base?: Record<string, unknown>): Logger {
+  const format = defaultLogFormat(settings.logFormat);
+  const color = format === "pretty" && Boolean(process.stderr.isTTY) && !process.env.NO_COLOR;
+  return createLogger(settings.logLevel, undefined, { format, color, ...(base ? { base } : {}) });
 }
 
 /** `LOG_FORMAT` when set, else pretty on a terminal and JSON otherwise (files, pipes, log collectors). */

@@ -1,13 +1,12 @@
 import { loadConfig } from "./config.ts";
-import { createLogger, defaultLogFormat } from "./log.ts";
+import { serverLogger } from "./log.ts";
 import { exitOnSignals } from "./shutdown.ts";
 import { startServer } from "./start.ts";
 
 try {
   const config = loadConfig();
-  const format = defaultLogFormat(config.logFormat);
-  const color = format === "pretty" && Boolean(process.stderr.isTTY) && !process.env.NO_COLOR;
-  const log = createLogger(config.logLevel, undefined, { format, color });
+  // Several processes share one stderr: each line says which one wrote it.
+  const log = serverLogger(config, config.processes > 1 ? { pid: process.pid } : undefined);
   const server = await startServer(config, log);
   exitOnSignals(() => server.stop(), log);
 } catch (error) {

@@ -1,8 +1,9 @@
 import type { KeyStore } from "./auth/api-keys.ts";
 import { createOAuthServer } from "./auth/oauth/server.ts";
-import { createRateLimiter } from "./auth/rate-limit.ts";
+import { createRateLimiter, type RateLimiter } from "./auth/rate-limit.ts";
 import { keyStoreLocation, openKeys } from "./auth/stores.ts";
 import { createApp } from "./app.ts";
+import { startWorkers, type Workers } from "./cluster/supervisor.ts";
 import type { Config } from "./config.ts";
 import { seedDemoData } from "./demo/seed.ts";
 import type { Logger } from "./log.ts";
@@ -23,15 +24,29 @@ export interface RunningServer {
   store: JobStore;
   keys: KeyStore;
   embedder: Embedder;
+  /** The other server processes (SERVER_PROCESSES > 1, primary only); none otherwise. */
+  workers(): number[];
   stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /**
+   * "worker": a process the primary started (cluster/supervisor.ts). It serves, but leaves the
+   * once-per-machine duties to the primary: demo seeding, the first key, the ANN index, more processes.
+   */
+  role?: "primary" | "worker";
+  /** The limiter to use instead of one from config (a worker's: the primary's, over IPC). */
+  limiter?: RateLimiter;
 }
 
 /**
  * Loads the embedder, opens the table and the key store, seeds the demo data into an empty
- * table (unless DEMO_DATA=false), creates a first API key when there is none, and listens.
+ * table (unless DEMO_DATA=false), creates a first API key when there is none, and listens; with
+ * SERVER_PROCESSES > 1 it then starts the other processes on the same port and waits for them.
  */
-export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
+export async function startServer(config: Config, log: Logger, options: StartOptions = {}): Promise<RunningServer> {
   const started = performance.now();
+  const primary = options.role !== "worker";
   const embedder = await loadEmbedder(config.embedding, (message) => log.info(message));
   const store = await openStore({
     dataDir: config.table.uri,
@@ -43,14 +58,14 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   });
   const keys = await openKeys(config);
   const oauth = await createOAuthServer({ config, keys });
-  const limiter = createRateLimiter(config.rateLimit, log);
+  const limiter = options.limiter ?? createRateLimiter(config.rateLimit, log);
   // Writes take the table's write lease: a file lock in DATA_DIR, or for an object store REDIS_URL's.
   const leaseRedisUrl = isObjectStore(config.table.uri) ? config.redisUrl : undefined;
-  const writes = await openWriteLock(config.table, leaseRedisUrl);
-  if (config.demoData) await seedDemoData({ store, embedder, lock: writes.lock }, log);
+  const writes = primary ? await openWriteLock(config.table, leaseRedisUrl) : undefined;
+  if (writes && config.demoData) await seedDemoData({ store, embedder, lock: writes.lock }, log);
 
   // Index builds run in a separate low-priority process that takes the write lease itself.
-  const indexing = maintainVectorIndex(store, config.vectorIndexMinRows, log, undefined, leaseRedisUrl);
+  const indexing = primary ? maintainVectorIndex(store, config.vectorIndexMinRows, log, undefined, leaseRedisUrl) : undefined;
   const cache = config.searchCacheBytes > 0 ? createResultCache(config.searchCacheBytes) : undefined;
   // The places of the data, read before the first search rather than during it.
   await prepareUnderstanding({ store });
@@ -58,30 +73,41 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const warmStarted = performance.now();
   void store.warm().then(() => log.info("hot_path", { ...store.hotPath(), ms: Math.round(performance.now() - warmStarted) }));
   const app = createApp({
-    config, store, embedder, cache, keys, log, limiter, oauth, verifyBearer: oauth.verifyBearer, indexBuilding: indexing.building,
+    config, store, embedder, cache, keys, log, limiter, oauth, verifyBearer: oauth.verifyBearer, indexBuilding: indexing?.building,
   });
   const server = app.listen({
     port: config.port,
     hostname: config.host,
+    // SERVER_PROCESSES > 1: every process binds the port and the kernel spreads connections (Elysia's default too).
+    reusePort: true,
     idleTimeout: config.limits.idleTimeoutSeconds,
     // A backstop for every route (Bun answers a bare 413 and closes); /v1/search and /mcp stop at maxBodyBytes first.
     maxRequestBodySize: Math.max(BODY_BACKSTOP_BYTES, config.limits.maxBodyBytes),
   });
   const port = server.server!.port!;
   const url = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`;
-  const activeKeys = await keys.activeCount();
-  if (activeKeys === 0) await announceFirstKey(keys, url);
-  log.info("ready", {
-    url, postings: await store.count(), model: embedder.modelId, keys: Math.max(1, activeKeys), key_store: keyStoreLocation(config),
-    ms: Math.round(performance.now() - started),
-  });
+  const ms = () => Math.round(performance.now() - started);
+  let workers: Workers | undefined;
+  if (primary) {
+    const activeKeys = await keys.activeCount();
+    if (activeKeys === 0) await announceFirstKey(keys, url);
+    if (config.processes > 1) workers = await startWorkers({ ...config, port }, limiter, log);
+    log.info("ready", {
+      url, postings: await store.count(), model: embedder.modelId, keys: Math.max(1, activeKeys), key_store: keyStoreLocation(config),
+      ...(workers ? { processes: config.processes, workers: workers.pids() } : {}),
+      ms: ms(),
+    });
+  } else {
+    log.info("server process ready", { url, ms: ms() });
+  }
 
   return {
     url, port, store, keys, embedder,
+    workers: () => workers?.pids() ?? [],
     async stop() {
-      await app.stop();
-      await indexing.stop();
-      writes.close();
+      await Promise.all([app.stop(), workers?.stop()]);
+      await indexing?.stop();
+      writes?.close();
       await limiter.close();
       oauth.close();
       store.close();
