@@ -12,15 +12,21 @@ export interface FieldIndex {
   documents: number;
 }
 
-/** Indexes `count` documents whose tokens `tokensOf(i)` gives. */
-export function indexField(count: number, tokensOf: (doc: number) => string[]): FieldIndex {
+/**
+ * Indexes `count` documents whose tokens `tokensOf(i)` gives; null = the field is null there, and
+ * (as in LanceDB) the document then counts neither in the number of documents nor in the average length.
+ */
+export function indexField(count: number, tokensOf: (doc: number) => string[] | null): FieldIndex {
   const docs = new Map<string, number[]>();
   const counts = new Map<string, number[]>();
   const lengths = new Uint32Array(count);
   let total = 0;
+  let present = 0;
   const seen = new Map<string, number>();
   for (let doc = 0; doc < count; doc++) {
     const tokens = tokensOf(doc);
+    if (tokens === null) continue;
+    present++;
     lengths[doc] = tokens.length;
     total += tokens.length;
     seen.clear();
@@ -38,7 +44,7 @@ export function indexField(count: number, tokensOf: (doc: number) => string[]): 
   }
   const postings = new Map<string, { docs: Int32Array; counts: Uint16Array }>();
   for (const [token, list] of docs) postings.set(token, { docs: Int32Array.from(list), counts: Uint16Array.from(counts.get(token)!) });
-  return { postings, lengths, averageLength: count === 0 ? 0 : total / count, documents: count };
+  return { postings, lengths, averageLength: present === 0 ? 0 : total / present, documents: present };
 }
 
 /**

@@ -57,9 +57,9 @@ export async function buildSnapshot(table: lancedb.Table, version: number, dimen
     tags,
   };
   const fields = {
-    title: indexField(count, (row) => lanceTokens(text.job_title![row] ?? "")),
-    description: await indexInSlices(count, (row) => lanceTokens(text.job_description![row] ?? "")),
-    cjk: indexField(count, (row) => whitespaceTokens(text.cjk_text![row] ?? "")),
+    title: indexField(count, (row) => tokensOrNull(text.job_title![row]!, lanceTokens)),
+    description: await indexInSlices(count, (row) => tokensOrNull(text.job_description![row]!, lanceTokens)),
+    cjk: indexField(count, (row) => tokensOrNull(text.cjk_text![row]!, whitespaceTokens)),
   };
   const index = indexVectors(vectors, count, dimension);
   const textBytes = TEXT_COLUMNS.reduce((sum, c) => sum + text[c]!.reduce((s, v) => s + (v?.length ?? 0) * 2, 0), 0);
@@ -84,9 +84,13 @@ function missing(column: string): never {
   throw new Error(`column ${column} is not held in memory`);
 }
 
+function tokensOrNull(value: string | null, tokenize: (text: string) => string[]): string[] | null {
+  return value === null ? null : tokenize(value);
+}
+
 /** The description index, built a slice at a time so searches are not held up for seconds. */
-async function indexInSlices(count: number, tokensOf: (row: number) => string[]): Promise<FieldIndex> {
-  const tokens: string[][] = new Array(count);
+async function indexInSlices(count: number, tokensOf: (row: number) => string[] | null): Promise<FieldIndex> {
+  const tokens: Array<string[] | null> = new Array(count);
   for (let start = 0; start < count; start += 2_000) {
     for (let row = start; row < Math.min(count, start + 2_000); row++) tokens[row] = tokensOf(row);
     await Bun.sleep(0);
