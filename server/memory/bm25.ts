@@ -13,38 +13,44 @@ export interface FieldIndex {
 }
 
 /**
- * Indexes `count` documents whose tokens `tokensOf(i)` gives; null = the field is null there, and
- * (as in LanceDB) the document then counts neither in the number of documents nor in the average length.
+ * Builds a field's index document by document (documents in ascending order). A null field counts,
+ * as in LanceDB, neither in the number of documents nor in the average length.
  */
-export function indexField(count: number, tokensOf: (doc: number) => string[] | null): FieldIndex {
-  const docs = new Map<string, number[]>();
-  const counts = new Map<string, number[]>();
-  const lengths = new Uint32Array(count);
-  let total = 0;
-  let present = 0;
-  const seen = new Map<string, number>();
-  for (let doc = 0; doc < count; doc++) {
-    const tokens = tokensOf(doc);
-    if (tokens === null) continue;
-    present++;
-    lengths[doc] = tokens.length;
-    total += tokens.length;
+export class FieldBuilder {
+  private readonly docs = new Map<string, number[]>();
+  private readonly counts = new Map<string, number[]>();
+  private readonly lengths: number[] = [];
+  private readonly seen = new Map<string, number>();
+  private total = 0;
+  private present = 0;
+
+  add(doc: number, tokens: string[] | null): void {
+    this.lengths[doc] = tokens?.length ?? 0;
+    if (tokens === null) return;
+    this.present++;
+    this.total += tokens.length;
+    const seen = this.seen;
     seen.clear();
     for (const token of tokens) seen.set(token, (seen.get(token) ?? 0) + 1);
     for (const [token, n] of seen) {
-      let list = docs.get(token);
+      let list = this.docs.get(token);
       if (list === undefined) {
         list = [];
-        docs.set(token, list);
-        counts.set(token, []);
+        this.docs.set(token, list);
+        this.counts.set(token, []);
       }
       list.push(doc);
-      counts.get(token)!.push(Math.min(n, 65_535));
+      this.counts.get(token)!.push(Math.min(n, 65_535));
     }
   }
-  const postings = new Map<string, { docs: Int32Array; counts: Uint16Array }>();
-  for (const [token, list] of docs) postings.set(token, { docs: Int32Array.from(list), counts: Uint16Array.from(counts.get(token)!) });
-  return { postings, lengths, averageLength: present === 0 ? 0 : total / present, documents: present };
+
+  finish(count: number): FieldIndex {
+    const postings = new Map<string, { docs: Int32Array; counts: Uint16Array }>();
+    for (const [token, list] of this.docs) postings.set(token, { docs: Int32Array.from(list), counts: Uint16Array.from(this.counts.get(token)!) });
+    const lengths = new Uint32Array(count);
+    this.lengths.forEach((length, doc) => (lengths[doc] = length));
+    return { postings, lengths, averageLength: this.present === 0 ? 0 : this.total / this.present, documents: this.present };
+  }
 }
 
 /**

@@ -5,7 +5,7 @@ import { rowTest, type FilterColumns } from "../store/filter.ts";
 import type { CandidateRow, KeywordQuery } from "../store/store.ts";
 import { decodeCandidate } from "../store/read.ts";
 import { STRONG_EXPANSION_WEIGHT, TITLE_BOOST } from "../relevance/tuning.ts";
-import { fieldBytes, indexField, scoreField, type FieldIndex } from "./bm25.ts";
+import { FieldBuilder, fieldBytes, scoreField, type FieldIndex } from "./bm25.ts";
 import { lanceTokens, whitespaceTokens } from "./tokens.ts";
 import { indexVectors, nearestRows, TopK, type VectorIndex } from "./vectors.ts";
 
@@ -21,81 +21,74 @@ export interface Snapshot {
   postings: number;
   /** Bytes held (vectors, keyword index, text), as estimated: what the configured bound compares with. */
   bytes: number;
-  nearest(vector: Float32Array, filters: SearchFilters, limit: number, full: boolean, inferred?: SearchFilters): Array<{ row: CandidateRow; cosine: number }>;
-  keyword(query: KeywordQuery, filters: SearchFilters, limit: number, full: boolean, inferred?: SearchFilters): Array<{ row: CandidateRow; score: number }>;
+  /** As StoreReader's, without descriptions (a snapshot does not hold them). */
+  nearest(vector: Float32Array, filters: SearchFilters, limit: number, inferred?: SearchFilters): Array<{ row: CandidateRow; cosine: number }>;
+  keyword(query: KeywordQuery, filters: SearchFilters, limit: number, inferred?: SearchFilters): Array<{ row: CandidateRow; score: number }>;
 }
 
-/** Reads every posting of the table at `version` (the caller checked it out) and indexes it. */
+/** Reads every posting of the table at `version` (the caller checks no write came between) and indexes it. */
 export async function buildSnapshot(table: lancedb.Table, version: number, dimension: number): Promise<Snapshot> {
-  const text: Record<string, Array<string | null>> = Object.fromEntries(TEXT_COLUMNS.map((c) => [c, []]));
+  const text: Record<string, Array<string | null>> = Object.fromEntries(KEPT_TEXT.map((c) => [c, []]));
   const numbers: Record<string, number[]> = Object.fromEntries(NUMBER_COLUMNS.map((c) => [c, []]));
   const tags: string[][] = [];
   const chunks: Float32Array[] = [];
-  for await (const batch of table.query().select([...TEXT_COLUMNS, ...NUMBER_COLUMNS, "tag_keys", "vector"])) {
-    for (const column of TEXT_COLUMNS) {
-      const child = batch.getChild(column)!;
+  const builders = { title: new FieldBuilder(), description: new FieldBuilder(), cjk: new FieldBuilder() };
+  let count = 0;
+  const columns = [...KEPT_TEXT, "job_description", "cjk_text", ...NUMBER_COLUMNS, "tag_keys", "vector"];
+  // Batch by batch: descriptions are tokenized as they arrive and not kept, and searches run in between.
+  for await (const batch of table.query().select(columns)) {
+    const get = (column: string) => batch.getChild(column)!;
+    for (const column of KEPT_TEXT) {
+      const child = get(column);
       for (let i = 0; i < batch.numRows; i++) text[column]!.push((child.get(i) as string | null) ?? null);
     }
     for (const column of NUMBER_COLUMNS) {
-      const child = batch.getChild(column)!;
+      const child = get(column);
       for (let i = 0; i < batch.numRows; i++) numbers[column]!.push((child.get(i) as number | null) ?? Number.NaN);
     }
-    const tagChild = batch.getChild("tag_keys")!;
-    for (let i = 0; i < batch.numRows; i++) tags.push([...((tagChild.get(i)?.toArray() as string[] | undefined) ?? [])].map(String));
-    const vectors = batch.getChild("vector")!;
-    for (let i = 0; i < batch.numRows; i++) chunks.push(vectors.get(i).toArray() as Float32Array);
-    // Long reads yield to searches between batches.
-    await Bun.sleep(0);
+    const [tagChild, vectors, descriptions, cjk] = [get("tag_keys"), get("vector"), get("job_description"), get("cjk_text")];
+    for (let i = 0; i < batch.numRows; i++, count++) {
+      tags.push([...((tagChild.get(i)?.toArray() as string[] | undefined) ?? [])].map(String));
+      chunks.push(Float32Array.from(vectors.get(i).toArray() as Float32Array));
+      builders.title.add(count, tokensOf(text.job_title![count]!, lanceTokens));
+      builders.description.add(count, tokensOf(descriptions.get(i) as string | null, lanceTokens));
+      builders.cjk.add(count, tokensOf(cjk.get(i) as string | null, whitespaceTokens));
+      if (count % YIELD_EVERY === 0) await Bun.sleep(0);
+    }
   }
-  const count = tags.length;
   const vectors = new Float32Array(count * dimension);
   chunks.forEach((chunk, row) => vectors.set(chunk, row * dimension));
   const numberArrays = new Map<string, Float64Array>(NUMBER_COLUMNS.map((c) => [c, Float64Array.from(numbers[c]!)]));
-  const columns: FilterColumns = {
+  const filterColumns: FilterColumns = {
     text: (column) => text[column] ?? missing(column),
     number: (column) => numberArrays.get(column) ?? missing(column),
     tags,
   };
-  const fields = {
-    title: indexField(count, (row) => tokensOrNull(text.job_title![row]!, lanceTokens)),
-    description: await indexInSlices(count, (row) => tokensOrNull(text.job_description![row]!, lanceTokens)),
-    cjk: indexField(count, (row) => tokensOrNull(text.cjk_text![row]!, whitespaceTokens)),
-  };
+  const fields = { title: builders.title.finish(count), description: builders.description.finish(count), cjk: builders.cjk.finish(count) };
   const index = indexVectors(vectors, count, dimension);
-  const textBytes = TEXT_COLUMNS.reduce((sum, c) => sum + text[c]!.reduce((s, v) => s + (v?.length ?? 0) * 2, 0), 0);
-  const bytes = textBytes + vectors.byteLength * 2 + fieldBytes(fields.title) + fieldBytes(fields.description) + fieldBytes(fields.cjk) + count * PER_ROW_BYTES;
-  return new MemorySnapshot(version, count, bytes, text, columns, index, fields);
+  const textBytes = KEPT_TEXT.reduce((sum, c) => sum + text[c]!.reduce((s, v) => s + (v?.length ?? 0) * 2, 0), 0);
+  const bytes = textBytes + vectors.byteLength + fieldBytes(fields.title) + fieldBytes(fields.description) + fieldBytes(fields.cjk) + count * PER_ROW_BYTES;
+  return new MemorySnapshot(version, count, bytes, text, filterColumns, index, fields);
 }
 
 // --- internal ---
 
-/** Columns read as text: filters, keyword fields, and what a candidate is decoded from. */
-const TEXT_COLUMNS = [
-  "id", "city", "country", "data_source", "company_name", "seniority_level", "employment_type", "job_title",
-  "job_description", "cjk_text", "result_json",
-] as const;
+/** Text columns kept: the filters' and what a candidate is decoded from (descriptions are not: see `keyword`). */
+const KEPT_TEXT = ["id", "city", "country", "data_source", "company_name", "seniority_level", "employment_type", "job_title", "result_json"] as const;
 const NUMBER_COLUMNS = ["publish_ts", "lat", "lon", "salary_min_usd", "salary_max_usd"] as const;
 /** Arrays' slots, numbers, tag lists, the decoded candidate once read: per posting, roughly. */
 const PER_ROW_BYTES = 600;
 /** Filters whose admitted rows are kept, per snapshot. */
 const SELECTIONS = 256;
+/** Postings indexed between two yields to the event loop (~10 ms of work). */
+const YIELD_EVERY = 256;
 
 function missing(column: string): never {
   throw new Error(`column ${column} is not held in memory`);
 }
 
-function tokensOrNull(value: string | null, tokenize: (text: string) => string[]): string[] | null {
+function tokensOf(value: string | null, tokenize: (text: string) => string[]): string[] | null {
   return value === null ? null : tokenize(value);
-}
-
-/** The description index, built a slice at a time so searches are not held up for seconds. */
-async function indexInSlices(count: number, tokensOf: (row: number) => string[] | null): Promise<FieldIndex> {
-  const tokens: Array<string[] | null> = new Array(count);
-  for (let start = 0; start < count; start += 2_000) {
-    for (let row = start; row < Math.min(count, start + 2_000); row++) tokens[row] = tokensOf(row);
-    await Bun.sleep(0);
-  }
-  return indexField(count, (row) => tokens[row]!);
 }
 
 class MemorySnapshot implements Snapshot {
@@ -116,13 +109,13 @@ class MemorySnapshot implements Snapshot {
     this.scratch = [new Float64Array(postings), new Float64Array(postings)];
   }
 
-  nearest(vector: Float32Array, filters: SearchFilters, limit: number, full: boolean, inferred?: SearchFilters) {
+  nearest(vector: Float32Array, filters: SearchFilters, limit: number, inferred?: SearchFilters) {
     const allowed = this.select(filters, inferred);
     if (allowed === "none") return [];
-    return nearestRows(this.index, vector, limit, allowed?.rows).map(({ row, cosine }) => ({ row: this.candidate(row, full), cosine }));
+    return nearestRows(this.index, vector, limit, allowed?.rows).map(({ row, cosine }) => ({ row: this.candidate(row), cosine }));
   }
 
-  keyword(spec: KeywordQuery, filters: SearchFilters, limit: number, full: boolean, inferred?: SearchFilters) {
+  keyword(spec: KeywordQuery, filters: SearchFilters, limit: number, inferred?: SearchFilters) {
     const allowed = this.select(filters, inferred);
     if (allowed === "none") return [];
     const mask = allowed?.mask;
@@ -143,7 +136,7 @@ class MemorySnapshot implements Snapshot {
     if (spec.cjk.length > 0) add(this.bestOf(limit, mask, [[this.fields.cjk, spec.cjk, 1]]));
     const best = new TopK(limit);
     for (const [row, score] of merged) best.offer(row, score);
-    return best.sorted().map(({ row, cosine: score }) => ({ row: this.candidate(row, full), score }));
+    return best.sorted().map(({ row, cosine: score }) => ({ row: this.candidate(row), score }));
   }
 
   /**
@@ -186,12 +179,12 @@ class MemorySnapshot implements Snapshot {
     return selection;
   }
 
-  private candidate(row: number, full: boolean): CandidateRow {
+  private candidate(row: number): CandidateRow {
     let decoded = this.decoded[row];
     if (decoded === undefined) {
       decoded = decodeCandidate(this.text.result_json![row]!, this.index.vector(row));
       this.decoded[row] = decoded;
     }
-    return full ? { ...decoded, job_description: this.text.job_description![row] ?? "" } : decoded;
+    return decoded;
   }
 }

@@ -3,7 +3,7 @@ import type { Table as ArrowTable } from "apache-arrow";
 import { LRUCache } from "lru-cache";
 import { rowTerms, type RankingTerms } from "../relevance/ranking.ts";
 import { dot } from "../relevance/vector.ts";
-import { buildWhere } from "./filter.ts";
+import { buildWhere, idIn } from "./filter.ts";
 import type { HotPath } from "../memory/hot-path.ts";
 import type { FilterValues } from "../../shared/search.ts";
 import { readCountries, readFilterValues, readPosting } from "./postings.ts";
@@ -36,7 +36,7 @@ export function createReader(
 
     async nearest(vector, filters, limit, full, inferred) {
       const snapshot = hot.at(await table.version());
-      if (snapshot) return snapshot.nearest(vector, filters, limit, full, inferred);
+      if (snapshot) return withDescriptions(table, snapshot.nearest(vector, filters, limit, inferred), full);
       // Every stored and query vector has unit length, so the dot product is the cosine, and cheaper.
       // With the ANN index, 1.4× the candidates come from the quantized index and are re-ranked here by
       // exact distance on the vectors read with them (recall@50 0.993; LanceDB's own refine step, which
@@ -53,7 +53,7 @@ export function createReader(
 
     async keyword(spec, filters, limit, full, inferred) {
       const snapshot = hot.at(await table.version());
-      if (snapshot) return snapshot.keyword(spec, filters, limit, full, inferred);
+      if (snapshot) return withDescriptions(table, snapshot.keyword(spec, filters, limit, inferred), full);
       // Each clause runs as its own query and scores add up, as SHOULD clauses do: a BooleanQuery
       // of the same clauses measured 5-6 times slower here.
       const where = buildWhere(filters, inferred);
@@ -150,6 +150,14 @@ function candidateRows(batch: ArrowTable, full: boolean, decoded: LRUCache<strin
     rows.push(descriptions ? { ...row, job_description: String(descriptions.get(i) ?? "") } : row);
   }
   return rows;
+}
+
+/** Candidates from memory with their descriptions read from the table, for full detail (one query). */
+async function withDescriptions<T extends { row: CandidateRow }>(table: lancedb.Table, hits: T[], full: boolean): Promise<T[]> {
+  if (!full || hits.length === 0) return hits;
+  const rows = await table.query().where(idIn(hits.map((hit) => hit.row.id))).select(["id", "job_description"]).toArray();
+  const descriptions = new Map(rows.map((row) => [row.id as string, String(row.job_description ?? "")]));
+  return hits.map((hit) => ({ ...hit, row: { ...hit.row, job_description: descriptions.get(hit.row.id) ?? "" } }));
 }
 
 /** Tags list_filters names: the most used ones. */
