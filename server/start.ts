@@ -47,16 +47,20 @@ export interface StartOptions {
 export async function startServer(config: Config, log: Logger, options: StartOptions = {}): Promise<RunningServer> {
   const started = performance.now();
   const primary = options.role !== "worker";
-  const embedder = await loadEmbedder(config.embedding, (message) => log.info(message));
-  const store = await openStore({
+  // The model loads (JavaScript) while the table opens and its places are read (LanceDB's threads), and the keys open.
+  const loading = loadEmbedder(config.embedding, (message) => log.info(message));
+  const opening = openStore({
     dataDir: config.table.uri,
     ...(config.table.storageOptions ? { storageOptions: config.table.storageOptions } : {}),
-    modelId: embedder.modelId,
-    dimension: embedder.dimension,
+    model: loading,
     readConsistencyMs: config.readConsistencyMs,
     hotPathMaxPostings: config.hotPathMaxPostings,
+  }).then(async (store) => {
+    // The places of the data, read before the first search rather than during it.
+    await prepareUnderstanding({ store });
+    return store;
   });
-  const keys = await openKeys(config);
+  const [embedder, store, keys] = await Promise.all([loading, opening, openKeys(config)]);
   const oauth = await createOAuthServer({ config, keys });
   const limiter = options.limiter ?? createRateLimiter(config.rateLimit, log);
   // Writes take the table's write lease: a file lock in DATA_DIR, or for an object store REDIS_URL's.
@@ -67,8 +71,6 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   // Index builds run in a separate low-priority process that takes the write lease itself.
   const indexing = primary ? maintainVectorIndex(store, config.vectorIndexMinRows, log, undefined, leaseRedisUrl) : undefined;
   const cache = config.searchCacheBytes > 0 ? createResultCache(config.searchCacheBytes) : undefined;
-  // The places of the data, read before the first search rather than during it.
-  await prepareUnderstanding({ store });
   // Searches are answered from memory once the table is read in; LanceDB answers them until then.
   const warmStarted = performance.now();
   void store.warm().then(() => log.info("hot_path", { ...store.hotPath(), ms: Math.round(performance.now() - warmStarted) }));

