@@ -1,14 +1,16 @@
 /*
- * BM25 over one text field held in memory: postings lists (document numbers and term counts) per
- * token, and each document's length in tokens. Scores as LanceDB's inverted index does
- * (k1 1.2, b 0.75, idf ln(1 + (N − n + 0.5) / (n + 0.5))), so a clause scored here ranks as it would there.
+ * BM25 over one text field held in memory: a postings list per token (documents and their term
+ * weights). Scores as LanceDB's inverted index does (k1 1.2, b 0.75, idf ln(1 + (N − n + 0.5) / (n + 0.5)),
+ * N and the average length over the documents whose field is set), so a clause ranks as it would there.
  */
 
 export interface FieldIndex {
-  /** Token → the documents holding it (ascending) and how often each holds it. */
-  postings: Map<string, { docs: Int32Array; counts: Uint16Array }>;
-  lengths: Uint32Array;
-  averageLength: number;
+  /**
+   * Token → the documents holding it (ascending) and each one's term weight, BM25 but for the idf:
+   * (k1 + 1)·tf / (tf + k1·(1 − b + b·length/average)), computed once when the index is built.
+   */
+  postings: Map<string, { docs: Int32Array; weights: Float32Array }>;
+  /** Documents whose field is set (the idf's N). */
   documents: number;
 }
 
@@ -45,11 +47,17 @@ export class FieldBuilder {
   }
 
   finish(count: number): FieldIndex {
-    const postings = new Map<string, { docs: Int32Array; counts: Uint16Array }>();
-    for (const [token, list] of this.docs) postings.set(token, { docs: Int32Array.from(list), counts: Uint16Array.from(this.counts.get(token)!) });
     const lengths = new Uint32Array(count);
     this.lengths.forEach((length, doc) => (lengths[doc] = length));
-    return { postings, lengths, averageLength: this.present === 0 ? 0 : this.total / this.present, documents: this.present };
+    const averageLength = this.present === 0 ? 0 : this.total / this.present;
+    const postings = new Map<string, { docs: Int32Array; weights: Float32Array }>();
+    for (const [token, docs] of this.docs) {
+      const counts = this.counts.get(token)!;
+      const weights = new Float32Array(docs.length);
+      docs.forEach((doc, j) => (weights[j] = ((K1 + 1) * counts[j]!) / (counts[j]! + K1 * (1 - B + (B * lengths[doc]!) / averageLength))));
+      postings.set(token, { docs: Int32Array.from(docs), weights });
+    }
+    return { postings, documents: this.present };
   }
 }
 
@@ -65,28 +73,26 @@ export function scoreField(
   touched: number[],
   allowed: Uint8Array | undefined,
 ): void {
-  const { lengths, averageLength, documents } = field;
+  const { documents } = field;
   for (const token of tokens) {
     const list = field.postings.get(token);
     if (list === undefined) continue;
-    const n = list.docs.length;
-    const idf = Math.log(1 + (documents - n + 0.5) / (n + 0.5));
-    const weight = boost * idf * (K1 + 1);
+    const { docs, weights } = list;
+    const n = docs.length;
+    const scale = boost * Math.log(1 + (documents - n + 0.5) / (n + 0.5));
     for (let j = 0; j < n; j++) {
-      const doc = list.docs[j]!;
+      const doc = docs[j]!;
       if (allowed !== undefined && allowed[doc] === 0) continue;
-      const tf = list.counts[j]!;
-      const norm = K1 * (1 - B + (B * lengths[doc]!) / averageLength);
       if (scores[doc] === 0) touched.push(doc);
-      scores[doc]! += (weight * tf) / (tf + norm);
+      scores[doc]! += scale * weights[j]!;
     }
   }
 }
 
 /** Bytes the index holds: what bounds the in-memory path (see docs/performance.md). */
 export function fieldBytes(field: FieldIndex): number {
-  let bytes = field.lengths.byteLength;
-  for (const [token, list] of field.postings) bytes += token.length * 2 + 64 + list.docs.byteLength + list.counts.byteLength;
+  let bytes = 0;
+  for (const [token, list] of field.postings) bytes += token.length * 2 + 64 + list.docs.byteLength + list.weights.byteLength;
   return bytes;
 }
 

@@ -58,57 +58,54 @@ export function nearestRows(index: VectorIndex, query: Float32Array, limit: numb
 
 /** The best `size` (row, score) pairs offered: a min-heap on score (ties: the larger row drops first). */
 export class TopK {
-  private rows: number[] = [];
-  private scores: number[] = [];
-  constructor(private readonly size: number) {}
+  private readonly rows: Int32Array;
+  private readonly scores: Float64Array;
+  private held = 0;
+  constructor(private readonly size: number) {
+    this.rows = new Int32Array(Math.max(0, size));
+    this.scores = new Float64Array(Math.max(0, size));
+  }
 
   offer(row: number, score: number): void {
     if (this.size <= 0) return;
-    if (this.rows.length === this.size) {
+    if (this.held === this.size) {
       if (score < this.scores[0]! || (score === this.scores[0] && row > this.rows[0]!)) return;
-      this.rows[0] = row;
-      this.scores[0] = score;
-      this.down(0);
-    } else {
-      this.rows.push(row);
-      this.scores.push(score);
-      this.up(this.rows.length - 1);
+      this.sift(0, row, score);
+      return;
     }
+    // Up from a new leaf.
+    let i = this.held++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!(score < this.scores[parent]! || (score === this.scores[parent] && row > this.rows[parent]!))) break;
+      this.rows[i] = this.rows[parent]!;
+      this.scores[i] = this.scores[parent]!;
+      i = parent;
+    }
+    this.rows[i] = row;
+    this.scores[i] = score;
   }
 
   sorted(): Array<{ row: number; cosine: number }> {
-    return this.rows.map((row, i) => ({ row, cosine: this.scores[i]! })).sort((a, b) => b.cosine - a.cosine || a.row - b.row);
+    const out: Array<{ row: number; cosine: number }> = [];
+    for (let i = 0; i < this.held; i++) out.push({ row: this.rows[i]!, cosine: this.scores[i]! });
+    return out.sort((a, b) => b.cosine - a.cosine || a.row - b.row);
   }
 
-  /** Whether held entry `a` ranks below held entry `b`. */
-  private below(a: number, b: number): boolean {
-    return this.scores[a]! < this.scores[b]! || (this.scores[a] === this.scores[b] && this.rows[a]! > this.rows[b]!);
-  }
-
-  private up(i: number): void {
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!this.below(i, parent)) break;
-      this.swap(i, parent);
-      i = parent;
-    }
-  }
-
-  private down(i: number): void {
+  /** Puts (row, score) at `i` and moves it down to its place. */
+  private sift(i: number, row: number, score: number): void {
+    const { rows, scores, held } = this;
     for (;;) {
-      const left = 2 * i + 1;
-      const right = left + 1;
-      let low = i;
-      if (left < this.rows.length && this.below(left, low)) low = left;
-      if (right < this.rows.length && this.below(right, low)) low = right;
-      if (low === i) return;
-      this.swap(i, low);
+      let low = 2 * i + 1;
+      if (low >= held) break;
+      const right = low + 1;
+      if (right < held && (scores[right]! < scores[low]! || (scores[right] === scores[low] && rows[right]! > rows[low]!))) low = right;
+      if (!(scores[low]! < score || (scores[low] === score && rows[low]! > row))) break;
+      rows[i] = rows[low]!;
+      scores[i] = scores[low]!;
       i = low;
     }
-  }
-
-  private swap(a: number, b: number): void {
-    [this.rows[a], this.rows[b]] = [this.rows[b]!, this.rows[a]!];
-    [this.scores[a], this.scores[b]] = [this.scores[b]!, this.scores[a]!];
+    rows[i] = row;
+    scores[i] = score;
   }
 }

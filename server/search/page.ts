@@ -38,9 +38,16 @@ export function withoutPosting(ranked: Ranked[], similarTo: SearchRequest["simil
 /** Same company and title, case and spacing aside; undefined without either (never merged). */
 export function repostKey(row: Pick<JobRow, "company_name" | "job_title">): string | undefined {
   if (!row.company_name || !row.job_title) return undefined;
-  const norm = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim();
-  return `${norm(row.company_name)}\u0000${norm(row.job_title)}`;
+  // Candidate rows are shared between searches and never change: each key is made once.
+  let key = repostKeys.get(row);
+  if (key === undefined) {
+    const norm = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim();
+    key = `${norm(row.company_name)}\u0000${norm(row.job_title)}`;
+    repostKeys.set(row, key);
+  }
+  return key;
 }
+const repostKeys = new WeakMap<object, string>();
 
 export function toResult(candidate: Ranked, request: SearchRequest): JobResult {
   // The stored fields are id, then spec §2.1's in its order with unknown ones absent; score goes first.
