@@ -1,6 +1,6 @@
 import { processTreeCpuMs } from "./cpu.ts";
 import { runWrk, type LoadResult, type LoadTarget } from "./load.ts";
-import type { MixBody } from "./mix.ts";
+import { filteredShare, type MixBody } from "./mix.ts";
 import { checkBodies } from "./sanity.ts";
 import { spawnBenchServer } from "./server.ts";
 
@@ -37,7 +37,7 @@ export async function measureMix(
   dataDir: string, apiKey: string, mix: MixBody[], plan: { loadSeconds: number; checkAll: boolean }, step: (text: string) => void,
 ): Promise<MixResult> {
   const bodies = mix.map((body) => JSON.stringify(body));
-  const filtered = mix.filter((b) => Object.keys(b).some((k) => !["q", "top_k", "offset", "detail"].includes(k))).length / mix.length;
+  const filtered = filteredShare(mix);
   const sample = plan.checkAll ? bodies : evenSample(bodies, 300);
 
   const uncachedServer = await spawnBenchServer(dataDir, apiKey, { SEARCH_CACHE_MB: "0" });
