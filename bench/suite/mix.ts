@@ -132,7 +132,7 @@ const FILTER_KINDS: FilterKind[] = [
 ];
 const FILTER_NAMES = new Set(["city", "country", "source", "since", "until", "remote", "seniority", "employment_type", "tags", "company", "near", "salary_min"]);
 /** Places the gazetteer knows (an unknown place is a 400), in the forms the API documents. */
-const PLACES = ["San Francisco", "London", "Berlin", "Mountain View, CA", "Cambridge, GB", "Toronto", "Paris", "New York", "Seattle", "Boston", "Amsterdam", "Austin"];
+const PLACES = ["San Francisco", "London", "Berlin", "Mountain View, CA", "Cambridge, GB", "Toronto", "Paris", "New York City", "Seattle", "Boston", "Amsterdam", "Austin"];
 const DAY = 86_400;
 
 interface QueryText {

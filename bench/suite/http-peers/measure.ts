@@ -100,6 +100,7 @@ export function httpPeerNote(r: HttpPeersResult): string {
   return (
     `Peers over HTTP: ${int(r.dropped)} mix bodies lost filters no peer expresses (remote, seniority, employment_type, tags, company, near, salary), ` +
     `dropped for every runner including the service; the service still reads conditions in the words (query understanding), peers search the words as typed; ` +
+    `Orama's vector half runs with similarity 0 (every posting a candidate, as in brute force), not its default 0.8; ` +
     `peers run in this script's process (CPU/search from its own usage), the service in its own.`
   );
 }
