@@ -48,7 +48,12 @@ export async function measureMix(
     check = await checkBodies(uncachedServer.url, apiKey, sample);
     step(`mix, result cache off: ${plan.loadSeconds} s at concurrency ${MIX_CONNECTIONS}`);
     const target = searchTarget(uncachedServer.url, apiKey, bodies);
-    uncached = await measureLoad(target, plan.loadSeconds, () => processTreeCpuMs(uncachedServer.pid), () => searchCount(uncachedServer.url), uncachedServer.rssMb);
+    uncached = await measureLoad(target, plan.loadSeconds, {
+      cpuMs: () => processTreeCpuMs(uncachedServer.pid),
+      searches: () => searchCount(uncachedServer.url),
+      settle: () => searchesSettled(uncachedServer.url),
+      rss: uncachedServer.rssMb,
+    });
   } finally {
     await uncachedServer.stop();
   }
@@ -68,15 +73,26 @@ export async function measureMix(
   }
 }
 
-/** wrk at concurrency 16 with the CPU `cpuMs` reports over the run divided by the searches `searches` counts. */
-export async function measureLoad(
-  target: LoadTarget, seconds: number, cpuMs: () => number, searches?: () => Promise<number>, rss?: () => number,
-): Promise<MeasuredLoad> {
-  const searchesBefore = searches ? await searches() : 0;
-  const cpuBefore = cpuMs();
-  const load = await runWrk(target, MIX_CONNECTIONS, seconds, rss);
-  const cpu = cpuMs() - cpuBefore;
-  const counted = searches ? (await searches()) - searchesBefore : Number.NaN;
+/** How measureLoad reads the server it loads. */
+export interface LoadProbe {
+  /** The server's CPU time so far (ms). */
+  cpuMs(): number;
+  /** Searches it has run so far; without it, wrk's 200 answers count. */
+  searches?(): Promise<number>;
+  /** Resolves when the server has finished what the load left queued (read before and after the CPU). */
+  settle?(): Promise<void>;
+  rss?(): number;
+}
+
+/** wrk at concurrency 16 with the CPU the server used over the run divided by the searches it ran. */
+export async function measureLoad(target: LoadTarget, seconds: number, probe: LoadProbe): Promise<MeasuredLoad> {
+  await probe.settle?.();
+  const searchesBefore = probe.searches ? await probe.searches() : 0;
+  const cpuBefore = probe.cpuMs();
+  const load = await runWrk(target, MIX_CONNECTIONS, seconds, probe.rss);
+  await probe.settle?.();
+  const cpu = probe.cpuMs() - cpuBefore;
+  const counted = probe.searches ? (await probe.searches()) - searchesBefore : Number.NaN;
   const served = Number.isFinite(counted) ? counted : load.requests - load.non200;
   return { ...load, searches: served, cpuMs: cpu, cpuMsPerSearch: cpu / Math.max(1, served) };
 }
@@ -88,6 +104,17 @@ export function searchTarget(url: string, apiKey: string, bodies: string[]): Loa
 /** REST searches the server has completed (its jobsearch_search_duration_seconds count). */
 export async function searchCount(url: string): Promise<number> {
   return sampleValue(await scrape(url), 'jobsearch_search_duration_seconds_count{interface="rest"}');
+}
+
+/** Resolves once the server's search count stays put for 100 ms: the searches a load left running are done. */
+export async function searchesSettled(url: string): Promise<void> {
+  let last = await searchCount(url);
+  for (let i = 0; i < 100; i++) {
+    await Bun.sleep(100);
+    const now = await searchCount(url);
+    if (now === last) return;
+    last = now;
+  }
 }
 
 // --- internal ---

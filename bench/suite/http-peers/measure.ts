@@ -2,7 +2,7 @@ import { loadEmbedder, type Embedder } from "../../../server/embedding/embedder.
 import { ownCpuMs, processTreeCpuMs } from "../cpu.ts";
 import { MODELS_DIR } from "../dataset.ts";
 import { runWrk } from "../load.ts";
-import { measureLoad, MIX_CONNECTIONS, searchCount, searchTarget, type MeasuredLoad } from "../mix-run.ts";
+import { measureLoad, MIX_CONNECTIONS, searchCount, searchesSettled, searchTarget, type MeasuredLoad } from "../mix-run.ts";
 import { PEER_FILTERS, peerMix, type MixBody } from "../mix.ts";
 import { buildOrama, type Corpus } from "../peers.ts";
 import { checkBodies } from "../sanity.ts";
@@ -45,7 +45,11 @@ export async function measureHttpPeers(
   try {
     const target = searchTarget(server.url, apiKey, bodies);
     await runWrk(target, MIX_CONNECTIONS, plan.warmupSeconds);
-    service = await measureLoad(target, plan.loadSeconds, () => processTreeCpuMs(server.pid), () => searchCount(server.url));
+    service = await measureLoad(target, plan.loadSeconds, {
+      cpuMs: () => processTreeCpuMs(server.pid),
+      searches: () => searchCount(server.url),
+      settle: () => searchesSettled(server.url),
+    });
   } finally {
     await server.stop();
   }
@@ -58,7 +62,9 @@ export async function measureHttpPeers(
       await checkBodies(peer.url, apiKey, bodies.slice(0, 20));
       const target = searchTarget(peer.url, apiKey, bodies);
       await runWrk(target, MIX_CONNECTIONS, plan.warmupSeconds);
-      return { name, buildSeconds, ...(await measureLoad(target, plan.loadSeconds, ownCpuMs)) };
+      // A slow peer is still answering the last requests of a load when wrk stops: settle waits for them.
+      const load = await measureLoad(target, plan.loadSeconds, { cpuMs: ownCpuMs, searches: async () => peer.answered(), settle: peer.idle });
+      return { name, buildSeconds, ...load };
     } finally {
       await peer.stop();
     }

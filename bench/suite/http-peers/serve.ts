@@ -20,6 +20,10 @@ export type Answer = (request: PeerRequest) => number[] | Promise<number[]>;
 
 export interface PeerServer {
   url: string;
+  /** Searches answered so far (200s). */
+  answered(): number;
+  /** Resolves once no request is being answered: what a load left queued is done. */
+  idle(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -29,6 +33,8 @@ export interface PeerServer {
  * would; a body it cannot read is a 400.
  */
 export function servePeer(corpus: Corpus, answer: Answer): PeerServer {
+  let answered = 0;
+  let inFlight = 0;
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
@@ -39,11 +45,24 @@ export function servePeer(corpus: Corpus, answer: Answer): PeerServer {
       } catch (error) {
         return Response.json({ error: String(error) }, { status: 400 });
       }
-      const rows = await answer(peerRequest);
-      return Response.json({ results: rows.map((row) => result(corpus, row, peerRequest.full)) });
+      inFlight++;
+      try {
+        const rows = await answer(peerRequest);
+        answered++;
+        return Response.json({ results: rows.map((row) => result(corpus, row, peerRequest.full)) });
+      } finally {
+        inFlight--;
+      }
     },
   });
-  return { url: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) };
+  return {
+    url: `http://127.0.0.1:${server.port}`,
+    answered: () => answered,
+    async idle() {
+      while (inFlight > 0) await Bun.sleep(10);
+    },
+    stop: () => server.stop(true),
+  };
 }
 
 /** Whether row `row` passes the request's filters (the service's semantics: since and until exclusive). */
