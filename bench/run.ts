@@ -2,8 +2,11 @@
  * The service benchmark (issue 6): ingest rate, cold start, engine latency, HTTP and MCP
  * throughput under wrk, and server memory, on the 29,513 shared postings. Prints one markdown
  * table with the targets and writes bench/results/bench.json.
- * With --peers, also exact brute force and Orama on the same vectors; with --scale N, a synthetic
- * table of N postings (bench/.data/scale-N): index build, latency and recall (rows appended).
+ * Issue 17: a mix of 12,000 distinct searches (suite/mix.ts) without result cache (throughput, p99,
+ * server CPU per search) and with it (hit rate), and the issue's targets with ✓/✗ at the table's end.
+ * With --peers, also exact brute force and Orama on the same vectors in-process, and the mix over HTTP
+ * against the service, brute force, Orama and SQLite FTS5; with --scale N, a synthetic table of N
+ * postings (bench/.data/scale-N): index build, latency and recall (rows appended).
  *   bun run bench [--quick] [--skip-ingest] [--peers] [--scale 300000]
  */
 import { defineCommand, runMain } from "citty";
@@ -12,11 +15,15 @@ import { cpus } from "node:os";
 import { join } from "node:path";
 import { adoptBenchData, BENCH_DATA_DIR, benchDataCount, ensureBenchData, ROOT, runCliIngest, type IngestRun } from "./suite/dataset.ts";
 import { measureEngine } from "./suite/engine.ts";
+import { httpPeerNote, httpPeerRows, measureHttpPeers, type HttpPeersResult } from "./suite/http-peers/measure.ts";
+import { buildMix, loadMixSource, type MixBody } from "./suite/mix.ts";
+import { measureMix, type MixResult } from "./suite/mix-run.ts";
 import { loadCorpus, measurePeers, peerRows, type PeersResult } from "./suite/peers.ts";
 import { measureScale, scaleRows, type ScaleResult } from "./suite/scale.ts";
 import { ensureWrk, runWrk, type LoadResult, type LoadTarget } from "./suite/load.ts";
 import { formatTable, type BenchResults } from "./suite/report.ts";
 import { checkTargets } from "./suite/sanity.ts";
+import { issue17Rows, mixRows } from "./suite/targets.ts";
 import { createBenchKey, measureColdStart, spawnBenchServer } from "./suite/server.ts";
 import { mcpBodies, SEARCH_BODIES } from "./suite/requests.ts";
 
@@ -27,7 +34,7 @@ const main = defineCommand({
   args: {
     quick: { type: "boolean", description: "Short durations: a smoke run, not figures to quote", default: false },
     "skip-ingest": { type: "boolean", description: "Do not measure the ingest (reuse bench/.data/bench)", default: false },
-    peers: { type: "boolean", description: "Also compare with exact brute force and Orama on the same vectors", default: false },
+    peers: { type: "boolean", description: "Also compare with brute force, Orama and SQLite FTS5: in-process on the same vectors, and over HTTP on the mix", default: false },
     scale: { type: "string", description: "Also measure a synthetic table of this many postings (e.g. 300000)" },
   },
   async run({ args }) {
@@ -104,11 +111,23 @@ const main = defineCommand({
         }
       }
 
-      // After the server stopped, so Orama's heap and the scale table's writes do not share the load runs' cores.
-      const extra: { peers?: PeersResult; scale?: ScaleResult } = {};
+      const extra: { mix?: MixResult; httpPeers?: HttpPeersResult; peers?: PeersResult; scale?: ScaleResult } = {};
       const extraRows: string[][] = [];
+      let mix: MixBody[] = [];
+      if (haveWrk) {
+        mix = buildMix(await loadMixSource(BENCH_DATA_DIR));
+        extra.mix = await measureMix(BENCH_DATA_DIR, key.key, mix, { loadSeconds: plan.loadSeconds, checkAll: !args.quick }, step);
+        extraRows.push(...mixRows(extra.mix));
+      }
+
+      // After the server stopped, so Orama's heap and the scale table's writes do not share the load runs' cores.
       if (args.peers || scale !== undefined) {
         const corpus = await loadCorpus(BENCH_DATA_DIR);
+        if (args.peers && haveWrk) {
+          extra.httpPeers = await measureHttpPeers(BENCH_DATA_DIR, key.key, corpus, mix, plan, step);
+          extraRows.push(...httpPeerRows(extra.httpPeers));
+          notes.push(httpPeerNote(extra.httpPeers));
+        }
         if (args.peers) {
           step("peers: exact brute force, Orama and store.nearest on the same vectors, 200 queries");
           extra.peers = await measurePeers(BENCH_DATA_DIR, corpus, 200);
@@ -127,7 +146,8 @@ const main = defineCommand({
           `${args.quick ? "QUICK run (smoke only)" : `${plan.loadSeconds} s per load level`}; total ${totalSeconds.toFixed(0)} s.`,
       );
       const results: BenchResults = { ...(ingest ? { ingest } : {}), coldStart, engine, http, httpUncached, ...(mcp ? { mcp } : {}), memory, notes };
-      console.log(extraRows.length === 0 ? formatTable(results) : appendRows(formatTable({ ...results, notes: [] }), extraRows, notes));
+      extraRows.push(...issue17Rows({ coldStart, ...extra }));
+      console.log(appendRows(formatTable({ ...results, notes: [] }), extraRows, notes));
       mkdirSync(join(ROOT, "bench/results"), { recursive: true });
       writeFileSync(RESULTS_FILE, `${JSON.stringify({ date: new Date().toISOString(), quick: args.quick, plan, totalSeconds, ...results, ...extra }, null, 2)}\n`);
       console.error(`wrote ${RESULTS_FILE}`);

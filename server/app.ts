@@ -28,7 +28,7 @@ export interface AppDeps extends Omit<McpDeps, "metrics"> {
  */
 export function createApp(deps: AppDeps) {
   const status = createServiceStatus(deps);
-  const metrics = createMetrics(status);
+  const metrics = createMetrics(status, deps.cache);
   const finish = createRequestObserver({ log: deps.log, metrics });
   const routeDeps = { ...deps, metrics, timeoutMs: deps.config.limits.searchTimeoutMs, onCancelled: metrics.observeCancelled };
   return new Elysia()

@@ -168,6 +168,18 @@ describe("/metrics", () => {
     expect(routes.has("/healthz")).toBe(false);
   });
 
+  test("counts result cache lookups: a repeated search is a hit, a new one a miss", async () => {
+    const before = (await scrape(t.url)).samples;
+    expect((await postSearch(t.url, t.apiKey, "cache counter welder")).status).toBe(200);
+    expect((await postSearch(t.url, t.apiKey, "cache counter welder")).status).toBe(200);
+    const { samples, types } = await scrape(t.url);
+    const delta = (result: string) =>
+      value(samples, "jobsearch_result_cache_lookups_total", { result }) - value(before, "jobsearch_result_cache_lookups_total", { result });
+    expect(types.get("jobsearch_result_cache_lookups_total")).toBe("counter");
+    expect(delta("miss")).toBe(1);
+    expect(delta("hit")).toBe(1);
+  });
+
   test("each app has its own registry: a second server starts from zero", async () => {
     const other = await startTestServer({ records: postings.slice(0, 3) });
     try {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { codeFingerprint } from "../relevance/fingerprint.ts";
 
@@ -52,8 +52,9 @@ export function benchDataCount(): number | undefined {
   return built.fingerprint === fingerprint() ? built.postings : undefined;
 }
 
-/** Makes `dir` (a finished full ingest) the benchmark table, replacing an outdated one. */
+/** Makes `dir` (a finished full ingest) the benchmark table, replacing an outdated one (never a linked one). */
 export function adoptBenchData(dir: string, postings: number): void {
+  if (isLinked()) return;
   rmSync(BENCH_DATA_DIR, { recursive: true, force: true });
   renameSync(dir, BENCH_DATA_DIR);
   writeFileSync(join(BENCH_DATA_DIR, BUILD_MARKER), `${JSON.stringify({ fingerprint: fingerprint(), postings })}\n`);
@@ -63,6 +64,12 @@ export function adoptBenchData(dir: string, postings: number): void {
 export async function ensureBenchData(): Promise<number> {
   const existing = benchDataCount();
   if (existing !== undefined) return existing;
+  if (isLinked()) {
+    // Another checkout's table, linked in to be read: used as it is, whatever code built it.
+    const built = JSON.parse(readFileSync(join(BENCH_DATA_DIR, BUILD_MARKER), "utf8")) as { postings: number };
+    console.error(`${BENCH_DATA_DIR} is a link (another checkout's table): used as it is, never rebuilt here`);
+    return built.postings;
+  }
   const building = `${BENCH_DATA_DIR}-building`;
   rmSync(building, { recursive: true, force: true });
   console.error(`building ${BENCH_DATA_DIR} from ${SHARED_DATA} (one time, ~30 s)`);
@@ -72,6 +79,10 @@ export async function ensureBenchData(): Promise<number> {
 }
 
 // --- internal ---
+
+function isLinked(): boolean {
+  return lstatSync(BENCH_DATA_DIR, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
+}
 
 function fingerprint(): string {
   return codeFingerprint(ROOT, INGEST_MODULES, [Bun.env.EMBEDDING_MODEL ?? "static"]);

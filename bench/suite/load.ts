@@ -5,7 +5,10 @@ import { join } from "node:path";
 export interface LoadTarget {
   url: string;
   headers: Record<string, string>;
-  /** Request bodies the connections rotate through. */
+  /**
+   * Request bodies (one line each). wrk's threads start spread evenly over them and each walks them
+   * in order, so a run sends no body twice until it sent every one.
+   */
   bodies: string[];
 }
 
@@ -44,8 +47,11 @@ export function ensureWrk(): boolean {
 export async function runWrk(target: LoadTarget, connections: number, seconds: number, rss?: () => number): Promise<LoadResult> {
   const dir = mkdtempSync(join(tmpdir(), "jobsearch-wrk-"));
   const script = join(dir, "bench.lua");
-  writeFileSync(script, luaScript(target));
+  const bodies = join(dir, "bodies.txt");
   const threads = Math.min(connections, 2);
+  if (target.bodies.some((body) => body.includes("\n"))) throw new Error("a request body spans lines");
+  writeFileSync(bodies, `${target.bodies.join("\n")}\n`);
+  writeFileSync(script, luaScript(target, bodies, threads));
   let peakRssMb: number | undefined;
   const sampler = rss ? setInterval(() => (peakRssMb = Math.max(peakRssMb ?? 0, rss())), 250) : undefined;
   try {
@@ -78,21 +84,20 @@ export async function runWrk(target: LoadTarget, connections: number, seconds: n
 
 // --- internal ---
 
-/** wrk script: pre-formatted POSTs rotated per thread (each thread starts elsewhere), non-200 counted. */
-function luaScript(target: LoadTarget): string {
+/** wrk script: pre-formatted POSTs read from `bodiesFile`, each thread walking them in order from its own start; non-200 counted. */
+function luaScript(target: LoadTarget, bodiesFile: string, threadCount: number): string {
   const { pathname, search } = new URL(target.url);
   const lua = (text: string) => `[==[${text}]==]`;
   const headers = Object.entries(target.headers).map(([k, v]) => `[ ${lua(k)} ] = ${lua(v)}`).join(", ");
   return `
-local bodies = { ${target.bodies.map(lua).join(",\n  ")} }
 local headers = { ${headers} }
 local path = ${lua(pathname + search)}
 local threads = {}
 local created = 0
 
 function setup(thread)
+  thread:set("index", created)
   created = created + 1
-  thread:set("offset", created * 7)
   table.insert(threads, thread)
 end
 
@@ -101,13 +106,14 @@ local counter = 0
 non200 = 0
 
 function init(args)
-  for i, body in ipairs(bodies) do requests[i] = wrk.format("POST", path, headers, body) end
-  counter = offset or 0
+  for body in io.lines(${lua(bodiesFile)}) do requests[#requests + 1] = wrk.format("POST", path, headers, body) end
+  counter = math.floor((index or 0) * #requests / ${threadCount})
 end
 
 function request()
+  local r = requests[(counter % #requests) + 1]
   counter = counter + 1
-  return requests[(counter % #requests) + 1]
+  return r
 end
 
 function response(status, headers, body)

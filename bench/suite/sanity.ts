@@ -30,3 +30,29 @@ export async function checkTargets(url: string, apiKey: string): Promise<string[
   }
   return problems;
 }
+
+/**
+ * Sends each body once to POST /v1/search, `concurrency` at a time, and throws, quoting the first
+ * failures, unless every answer is 200: the load runs must measure searches, not errors. Returns how
+ * many answers held no result.
+ */
+export async function checkBodies(url: string, apiKey: string, bodies: string[], concurrency = 8): Promise<{ checked: number; empty: number }> {
+  const headers = { "content-type": "application/json", "x-api-key": apiKey };
+  const failures: string[] = [];
+  let empty = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < bodies.length) {
+      const body = bodies[next++]!;
+      const response = await fetch(`${url}/v1/search`, { method: "POST", headers, body });
+      const text = await response.text();
+      if (response.status !== 200) failures.push(`${response.status} for ${body}: ${text.slice(0, 200)}`);
+      else if ((JSON.parse(text) as { results?: unknown[] }).results?.length === 0) empty++;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  if (failures.length > 0) {
+    throw new Error(`${failures.length} of ${bodies.length} mix bodies did not answer 200:\n${failures.slice(0, 5).join("\n")}`);
+  }
+  return { checked: bodies.length, empty };
+}

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type { ResultCache } from "../cache/result-cache.ts";
 import type { OpenTableState, ServiceStatus } from "./status.ts";
 
 /** Where a search came in. */
@@ -35,9 +36,10 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
  * A registry of its own per app (never prom-client's global one, so several servers in one
  * process do not collide), with the process metrics (RSS, CPU, heap, event-loop lag), the request
  * and search instruments, and gauges of the store read from `status` at scrape time.
+ * With a result cache, its lookups by result (hit, miss), read from the cache's own tallies at scrape time.
  * Observing costs a label lookup and a few additions: no I/O, fixed buckets.
  */
-export function createMetrics(status: ServiceStatus): Metrics {
+export function createMetrics(status: ServiceStatus, cache?: Pick<ResultCache, "stats">): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
@@ -78,6 +80,20 @@ export function createMetrics(status: ServiceStatus): Metrics {
   // Series that exist from the start (at 0), so rates and alerts need no first event.
   for (const route of RATE_LIMITED_ROUTES) rateLimited.inc({ route }, 0);
   for (const via of ["rest", "mcp"] as const) searchDuration.zero({ interface: via });
+
+  if (cache) {
+    new Counter({
+      name: "jobsearch_result_cache_lookups_total",
+      help: "Searches that looked in the result cache, by result: hit (answered from it) or miss (searched); searches with facets or for similar jobs do not look",
+      labelNames: ["result"] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc({ result: "hit" }, cache.stats.hits);
+        this.inc({ result: "miss" }, cache.stats.misses);
+      },
+    });
+  }
 
   // Store gauges: each scrape asks `status` (cached by table version) and sets them in collect().
   const tableGauge = (name: string, help: string, value: (state: OpenTableState) => number) =>

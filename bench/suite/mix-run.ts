@@ -1,0 +1,146 @@
+import { processTreeCpuMs } from "./cpu.ts";
+import { runWrk, type LoadResult, type LoadTarget } from "./load.ts";
+import { filteredShare, type MixBody } from "./mix.ts";
+import { checkBodies } from "./sanity.ts";
+import { spawnBenchServer } from "./server.ts";
+
+/** A load run with the CPU its server used. */
+export interface MeasuredLoad extends LoadResult {
+  /** Searches the server ran during the load (its own count when it has one, else wrk's answers). */
+  searches: number;
+  cpuMs: number;
+  cpuMsPerSearch: number;
+}
+
+export interface MixResult {
+  bodies: number;
+  /** Share of bodies with at least one filter. */
+  filtered: number;
+  /** Bodies sent once before the load (all of them, or a sample in a quick run), all answered 200. */
+  checked: number;
+  /** Of those, answers with no result. */
+  empty: number;
+  /** SEARCH_CACHE_MB=0, query understanding on, concurrency 16: every request searches. */
+  uncached: MeasuredLoad;
+  /** The same mix on a server with the default result cache, from an empty cache. */
+  cached: LoadResult & { hits: number; misses: number; hitRate: number };
+}
+
+export const MIX_CONNECTIONS = 16;
+
+/**
+ * The mix at concurrency 16 against a server without result cache (CPU per search from /proc), then
+ * against one with the default cache (hit rate from its /metrics). Each body is checked once first on
+ * the uncached server (`checkAll`; else an even sample of 300), which also warms it.
+ */
+export async function measureMix(
+  dataDir: string, apiKey: string, mix: MixBody[], plan: { loadSeconds: number; checkAll: boolean }, step: (text: string) => void,
+): Promise<MixResult> {
+  const bodies = mix.map((body) => JSON.stringify(body));
+  const filtered = filteredShare(mix);
+  const sample = plan.checkAll ? bodies : evenSample(bodies, 300);
+
+  const uncachedServer = await spawnBenchServer(dataDir, apiKey, { SEARCH_CACHE_MB: "0" });
+  let check: { checked: number; empty: number };
+  let uncached: MeasuredLoad;
+  try {
+    step(`mix: checking ${sample.length} of ${bodies.length} bodies answer 200 (result cache off)`);
+    check = await checkBodies(uncachedServer.url, apiKey, sample);
+    step(`mix, result cache off: ${plan.loadSeconds} s at concurrency ${MIX_CONNECTIONS}`);
+    const target = searchTarget(uncachedServer.url, apiKey, bodies);
+    uncached = await measureLoad(target, plan.loadSeconds, {
+      cpuMs: () => processTreeCpuMs(uncachedServer.pid),
+      searches: () => searchCount(uncachedServer.url),
+      settle: () => searchesSettled(uncachedServer.url),
+      rss: uncachedServer.rssMb,
+    });
+  } finally {
+    await uncachedServer.stop();
+  }
+
+  const cachedServer = await spawnBenchServer(dataDir, apiKey);
+  try {
+    step(`mix, result cache on: ${plan.loadSeconds} s at concurrency ${MIX_CONNECTIONS}`);
+    const before = await cacheLookups(cachedServer.url);
+    const load = await runWrk(searchTarget(cachedServer.url, apiKey, bodies), MIX_CONNECTIONS, plan.loadSeconds, cachedServer.rssMb);
+    const after = await cacheLookups(cachedServer.url);
+    const hits = after.hits - before.hits;
+    const misses = after.misses - before.misses;
+    const cached = { ...load, hits, misses, hitRate: hits / Math.max(1, hits + misses) };
+    return { bodies: bodies.length, filtered, checked: check.checked, empty: check.empty, uncached, cached };
+  } finally {
+    await cachedServer.stop();
+  }
+}
+
+/** How measureLoad reads the server it loads. */
+export interface LoadProbe {
+  /** The server's CPU time so far (ms). */
+  cpuMs(): number;
+  /** Searches it has run so far; without it, wrk's 200 answers count. */
+  searches?(): Promise<number>;
+  /** Resolves when the server has finished what the load left queued (read before and after the CPU). */
+  settle?(): Promise<void>;
+  rss?(): number;
+}
+
+/** wrk at concurrency 16 with the CPU the server used over the run divided by the searches it ran. */
+export async function measureLoad(target: LoadTarget, seconds: number, probe: LoadProbe): Promise<MeasuredLoad> {
+  await probe.settle?.();
+  const searchesBefore = probe.searches ? await probe.searches() : 0;
+  const cpuBefore = probe.cpuMs();
+  const load = await runWrk(target, MIX_CONNECTIONS, seconds, probe.rss);
+  await probe.settle?.();
+  const cpu = probe.cpuMs() - cpuBefore;
+  const counted = probe.searches ? (await probe.searches()) - searchesBefore : Number.NaN;
+  const served = Number.isFinite(counted) ? counted : load.requests - load.non200;
+  return { ...load, searches: served, cpuMs: cpu, cpuMsPerSearch: cpu / Math.max(1, served) };
+}
+
+export function searchTarget(url: string, apiKey: string, bodies: string[]): LoadTarget {
+  return { url: `${url}/v1/search`, headers: { "content-type": "application/json", "x-api-key": apiKey }, bodies };
+}
+
+/** REST searches the server has completed (its jobsearch_search_duration_seconds count). */
+export async function searchCount(url: string): Promise<number> {
+  return sampleValue(await scrape(url), 'jobsearch_search_duration_seconds_count{interface="rest"}');
+}
+
+/** Resolves once the server's search count stays put for 100 ms: the searches a load left running are done. */
+export async function searchesSettled(url: string): Promise<void> {
+  let last = await searchCount(url);
+  for (let i = 0; i < 100; i++) {
+    await Bun.sleep(100);
+    const now = await searchCount(url);
+    if (now === last) return;
+    last = now;
+  }
+}
+
+// --- internal ---
+
+async function cacheLookups(url: string): Promise<{ hits: number; misses: number }> {
+  const text = await scrape(url);
+  return {
+    hits: sampleValue(text, 'jobsearch_result_cache_lookups_total{result="hit"}'),
+    misses: sampleValue(text, 'jobsearch_result_cache_lookups_total{result="miss"}'),
+  };
+}
+
+async function scrape(url: string): Promise<string> {
+  const response = await fetch(`${url}/metrics`);
+  if (response.status !== 200) throw new Error(`GET /metrics answered ${response.status}`);
+  return response.text();
+}
+
+/** The value of the sample written exactly `series` (name and labels); NaN when the server has no such series. */
+function sampleValue(text: string, series: string): number {
+  const line = text.split("\n").find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : Number.NaN;
+}
+
+/** `n` items spread evenly over `items` (all of them when there are fewer). */
+function evenSample<T>(items: T[], n: number): T[] {
+  if (items.length <= n) return items;
+  return Array.from({ length: n }, (_, i) => items[Math.floor((i * items.length) / n)]!);
+}
