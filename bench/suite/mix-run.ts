@@ -20,8 +20,10 @@ export interface MixResult {
   checked: number;
   /** Of those, answers with no result. */
   empty: number;
-  /** SEARCH_CACHE_MB=0, query understanding on, concurrency 16: every request searches. */
+  /** SEARCH_CACHE_MB=0, query understanding on, concurrency 16: every request searches; two server processes. */
   uncached: MeasuredLoad;
+  /** The same with one server process. */
+  uncachedOneProcess: MeasuredLoad;
   /** The same mix on a server with the default result cache, from an empty cache. */
   cached: LoadResult & { hits: number; misses: number; hitRate: number };
 }
@@ -40,23 +42,28 @@ export async function measureMix(
   const filtered = filteredShare(mix);
   const sample = plan.checkAll ? bodies : evenSample(bodies, 300);
 
-  const uncachedServer = await spawnBenchServer(dataDir, apiKey, { SEARCH_CACHE_MB: "0" });
-  let check: { checked: number; empty: number };
-  let uncached: MeasuredLoad;
-  try {
-    step(`mix: checking ${sample.length} of ${bodies.length} bodies answer 200 (result cache off)`);
-    check = await checkBodies(uncachedServer.url, apiKey, sample);
-    step(`mix, result cache off: ${plan.loadSeconds} s at concurrency ${MIX_CONNECTIONS}`);
-    const target = searchTarget(uncachedServer.url, apiKey, bodies);
-    uncached = await measureLoad(target, plan.loadSeconds, {
-      cpuMs: () => processTreeCpuMs(uncachedServer.pid),
-      searches: () => searchCount(uncachedServer.url),
-      settle: () => searchesSettled(uncachedServer.url),
-      rss: uncachedServer.rssMb,
-    });
-  } finally {
-    await uncachedServer.stop();
+  // One server process, then two on the same port (SERVER_PROCESSES): the scaling over this machine's cores.
+  const runs: MeasuredLoad[] = [];
+  let check = { checked: 0, empty: 0 };
+  for (const processes of [1, 2]) {
+    const server = await spawnBenchServer(dataDir, apiKey, { SEARCH_CACHE_MB: "0", SERVER_PROCESSES: String(processes) });
+    try {
+      if (processes === 1) {
+        step(`mix: checking ${sample.length} of ${bodies.length} bodies answer 200 (result cache off)`);
+        check = await checkBodies(server.url, apiKey, sample);
+      }
+      step(`mix, result cache off, ${processes} server process${processes > 1 ? "es" : ""}: ${plan.loadSeconds} s at concurrency ${MIX_CONNECTIONS}`);
+      runs.push(await measureLoad(searchTarget(server.url, apiKey, bodies), plan.loadSeconds, {
+        cpuMs: () => processTreeCpuMs(server.pid),
+        searches: () => searchCount(server.url),
+        settle: () => searchesSettled(server.url),
+        rss: server.rssMb,
+      }));
+    } finally {
+      await server.stop();
+    }
   }
+  const [uncachedOneProcess, uncached] = runs as [MeasuredLoad, MeasuredLoad];
 
   const cachedServer = await spawnBenchServer(dataDir, apiKey);
   try {
@@ -67,7 +74,7 @@ export async function measureMix(
     const hits = after.hits - before.hits;
     const misses = after.misses - before.misses;
     const cached = { ...load, hits, misses, hitRate: hits / Math.max(1, hits + misses) };
-    return { bodies: bodies.length, filtered, checked: check.checked, empty: check.empty, uncached, cached };
+    return { bodies: bodies.length, filtered, checked: check.checked, empty: check.empty, uncached, uncachedOneProcess, cached };
   } finally {
     await cachedServer.stop();
   }

@@ -13,6 +13,8 @@ export interface BenchServer {
   readyMs: number;
   /** Process spawn → first 200 answer to POST /v1/search. */
   firstAnswerMs: number;
+  /** Process spawn → the in-memory path is built (its "hot_path" log line); NaN when it is off. */
+  hotPathMs: number;
   rssMb(): number;
   stop(): Promise<void>;
 }
@@ -73,7 +75,10 @@ export async function spawnBenchServer(dataDir: string, apiKey: string, env: Rec
   }
   const readyLine = log.text.split("\n").find((line) => line.includes('"msg":"ready"'));
   const readyMs = readyLine ? Number(JSON.parse(readyLine).ms) : Number.NaN;
+  // Load runs measure the steady state: searches answered from memory (server/memory/), once it is built.
+  const hotPathMs = await waitForHotPath(log, proc, started);
   return {
+    hotPathMs,
     pid: proc.pid,
     url,
     readyMs,
@@ -119,6 +124,17 @@ export function readRssMb(pid: number): number {
 // --- internal ---
 
 /** Reads a stream to its end in the background, so a full pipe never blocks the server. */
+/** Waits (up to 120 s) for the server's "hot_path" line: the time from spawn, or NaN when the path is off or skipped. */
+async function waitForHotPath(log: { text: string }, proc: { exitCode: number | null }, started: number): Promise<number> {
+  while (performance.now() - started < 120_000 && proc.exitCode === null) {
+    const line = log.text.split("\n").find((l) => l.includes('"msg":"hot_path"'));
+    if (line !== undefined) return "version" in JSON.parse(line) ? performance.now() - started : Number.NaN;
+    if (process.env.HOT_PATH_MAX_POSTINGS === "0") return Number.NaN;
+    await Bun.sleep(50);
+  }
+  return Number.NaN;
+}
+
 function drain(stream: ReadableStream<Uint8Array>): { text: string } {
   const sink = { text: "" };
   const decoder = new TextDecoder();
