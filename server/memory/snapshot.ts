@@ -1,7 +1,7 @@
 import type * as lancedb from "@lancedb/lancedb";
 import { LRUCache } from "lru-cache";
 import type { SearchFilters } from "../../shared/search.ts";
-import { rowTest, type FilterColumns } from "../store/filter.ts";
+import { rowTests, type FilterColumns } from "../store/filter.ts";
 import type { CandidateRow, KeywordQuery } from "../store/store.ts";
 import { decodeCandidate } from "../store/read.ts";
 import { STRONG_EXPANSION_WEIGHT, TITLE_BOOST } from "../relevance/tuning.ts";
@@ -67,7 +67,7 @@ export async function buildSnapshot(table: lancedb.Table, version: number, dimen
   const fields = { title: builders.title.finish(count), description: builders.description.finish(count), cjk: builders.cjk.finish(count) };
   const index = indexVectors(vectors, count, dimension);
   const textBytes = KEPT_TEXT.reduce((sum, c) => sum + text[c]!.reduce((s, v) => s + (v?.length ?? 0) * 2, 0), 0);
-  const bytes = textBytes + vectors.byteLength + fieldBytes(fields.title) + fieldBytes(fields.description) + fieldBytes(fields.cjk) + count * PER_ROW_BYTES;
+  const bytes = SELECTION_BYTES + textBytes + vectors.byteLength + fieldBytes(fields.title) + fieldBytes(fields.description) + fieldBytes(fields.cjk) + count * PER_ROW_BYTES;
   return new MemorySnapshot(version, count, bytes, text, filterColumns, index, fields);
 }
 
@@ -78,8 +78,29 @@ const KEPT_TEXT = ["id", "city", "country", "data_source", "company_name", "seni
 const NUMBER_COLUMNS = ["publish_ts", "lat", "lon", "salary_min_usd", "salary_max_usd"] as const;
 /** Arrays' slots, numbers, tag lists, the decoded candidate once read: per posting, roughly. */
 const PER_ROW_BYTES = 600;
-/** Filters whose admitted rows are kept, per snapshot. */
-const SELECTIONS = 256;
+/** Bytes of filters' admitted rows kept per snapshot (a mask and a list each: 1–5 bytes a posting). */
+const SELECTION_BYTES = 64 * 2 ** 20;
+
+/** Rows a filter admits, as a mask (1 = admitted) and a list. */
+interface Selection {
+  mask: Uint8Array;
+  rows: Int32Array;
+}
+
+/** The rows of `among` (every row when undefined) that pass `test`. */
+function selectRows(postings: number, test: (row: number) => boolean, among?: Int32Array): Selection {
+  const mask = new Uint8Array(postings);
+  const rows: number[] = [];
+  const count = among?.length ?? postings;
+  for (let i = 0; i < count; i++) {
+    const row = among === undefined ? i : among[i]!;
+    if (test(row)) {
+      mask[row] = 1;
+      rows.push(row);
+    }
+  }
+  return { mask, rows: Int32Array.from(rows) };
+}
 /** Postings indexed between two yields to the event loop (~3 ms of work: a search waits at most that). */
 const YIELD_EVERY = 64;
 
@@ -93,7 +114,10 @@ function tokensOf(value: string | null, tokenize: (text: string) => string[]): s
 
 class MemorySnapshot implements Snapshot {
   private readonly decoded: Array<CandidateRow | undefined>;
-  private readonly selections = new LRUCache<string, { mask: Uint8Array; rows: Int32Array } | "none">({ max: SELECTIONS });
+  private readonly selections = new LRUCache<string, Selection>({
+    maxSize: SELECTION_BYTES,
+    sizeCalculation: (selection) => selection.mask.byteLength + selection.rows.byteLength + 100,
+  });
   private readonly scratch: Float64Array[];
 
   constructor(
@@ -157,26 +181,27 @@ class MemorySnapshot implements Snapshot {
     return best.sorted();
   }
 
-  /** The rows the filters admit, kept per filter; undefined = every row; "none" = no row. */
-  private select(filters: SearchFilters, inferred?: SearchFilters) {
-    const key = JSON.stringify([filters, inferred ?? {}]);
-    if (key === "[{},{}]") return undefined;
-    let selection = this.selections.get(key);
-    if (selection === undefined) {
-      const test = rowTest(filters, inferred ?? {}, this.columns);
-      if (test === undefined) return undefined;
-      const mask = new Uint8Array(this.postings);
-      const rows: number[] = [];
-      for (let row = 0; row < this.postings; row++) {
-        if (test(row)) {
-          mask[row] = 1;
-          rows.push(row);
-        }
+  /**
+   * The rows the filters admit; undefined = every row; "none" = no row. Each filter's own rows are
+   * kept (a city, a notion read from the words: the next search with it reads no row), and a
+   * combination is the intersection, walked from its smallest filter.
+   */
+  private select(filters: SearchFilters, inferred?: SearchFilters): Selection | undefined | "none" {
+    const tests = rowTests(filters, inferred ?? {}, this.columns);
+    if (tests.length === 0) return undefined;
+    const parts = tests.map(({ key, test }) => {
+      let part = this.selections.get(key);
+      if (part === undefined) {
+        part = selectRows(this.postings, test);
+        this.selections.set(key, part);
       }
-      selection = rows.length === 0 ? "none" : { mask, rows: Int32Array.from(rows) };
-      this.selections.set(key, selection);
-    }
-    return selection;
+      return part;
+    });
+    if (parts.some((part) => part.rows.length === 0)) return "none";
+    if (parts.length === 1) return parts[0]!;
+    parts.sort((a, b) => a.rows.length - b.rows.length);
+    const [smallest, ...others] = parts as [Selection, ...Selection[]];
+    return selectRows(this.postings, (row) => others.every((part) => part.mask[row] === 1), smallest.rows);
   }
 
   private candidate(row: number): CandidateRow {

@@ -48,7 +48,7 @@ export function quote(value: string): string {
  * postings leave seniority and employment type unset and say it in the title or tags instead. An
  * internship is employment type INTERN, seniority intern, the tag or the word in the title; "remote"
  * the tag or the title; "full-time" also a posting that states no employment type. Declared as data,
- * so the LanceDB predicate and the in-memory test (rowTest) say the same.
+ * so the LanceDB predicate and the in-memory tests (rowTests) say the same.
  */
 type Clause = { tag: string } | { title: string } | { column: string; in: string[] } | { column: string; eq: string } | { column: string; isNull: true };
 interface Notion {
@@ -154,20 +154,23 @@ export interface FilterColumns {
 }
 
 /**
- * The same selection as `buildWhere(filters, inferred)`, as a test of one row of `columns`;
- * undefined when there is nothing to filter. tests/memory-path.test.ts checks the two agree.
+ * The same selection as `buildWhere(filters, inferred)`, as tests of one row of `columns`, one per
+ * filter (a row is selected when every test holds), each with a key naming it; tests/memory-path.test.ts
+ * checks the two agree. Building a test costs little; running it is what callers keep (by key).
  */
-export function rowTest(filters: SearchFilters, inferred: SearchFilters, columns: FilterColumns): ((row: number) => boolean) | undefined {
-  const tests: Array<(row: number) => boolean> = [];
+export function rowTests(filters: SearchFilters, inferred: SearchFilters, columns: FilterColumns): Array<{ key: string; test: (row: number) => boolean }> {
+  const tests: Array<{ key: string; test: (row: number) => boolean }> = [];
   for (const [name, spec] of Object.entries(SEARCH_PARAMS) as Array<[string, ParamSpec<unknown>]>) {
     if (spec.filter === undefined) continue;
     const value = (filters as Record<string, unknown>)[name];
-    if (value !== undefined) tests.push(predicateTest(spec.filter, value, columns));
+    if (value !== undefined) tests.push({ key: JSON.stringify([name, value]), test: predicateTest(spec.filter, value, columns) });
     const guess = (inferred as Record<string, unknown>)[name];
-    if (guess !== undefined) tests.push(NOTIONS[name] ? notionTest(NOTIONS[name](guess), columns) : predicateTest(spec.filter, guess, columns));
+    if (guess !== undefined) {
+      const test = NOTIONS[name] ? notionTest(NOTIONS[name](guess), columns) : predicateTest(spec.filter, guess, columns);
+      tests.push({ key: JSON.stringify([name, guess, "inferred"]), test });
+    }
   }
-  if (tests.length === 0) return undefined;
-  return tests.length === 1 ? tests[0]! : (row) => tests.every((test) => test(row));
+  return tests;
 }
 
 function notionTest(notion: Notion, columns: FilterColumns): (row: number) => boolean {
