@@ -14,6 +14,7 @@ import { maintainVectorIndex } from "./store/index-maintenance.ts";
 import { createResultCache } from "./cache/result-cache.ts";
 import { openStore, type JobStore } from "./store/store.ts";
 import { prepareUnderstanding } from "./search/understood.ts";
+import { hotPathUpTo } from "./memory/hot-path.ts";
 
 /** The largest body Bun accepts on any route (OAuth forms included). */
 const BODY_BACKSTOP_BYTES = 1024 * 1024;
@@ -54,7 +55,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
     ...(config.table.storageOptions ? { storageOptions: config.table.storageOptions } : {}),
     model: loading,
     readConsistencyMs: config.readConsistencyMs,
-    hotPathMaxPostings: config.hotPathMaxPostings,
+    hotPath: hotPathUpTo(config.hotPathMaxPostings),
   }).then(async (store) => {
     // The places of the data, read before the first search rather than during it.
     await prepareUnderstanding({ store });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readRecords } from "../server/ingest/read.ts";
 import { openStore, type JobStore } from "../server/store/store.ts";
+import { hotPathUpTo } from "../server/memory/hot-path.ts";
 import type { SearchFilters } from "../shared/search.ts";
 import { searchJobs } from "../server/search/search.ts";
 import { parseSearchRequest } from "../shared/search.ts";
@@ -132,7 +133,7 @@ describe("the in-memory path", () => {
   });
 
   test("a table over the bound is not held: LanceDB answers", async () => {
-    const bounded = await openStore({ dataDir: t.dataDir, modelId: t.server.embedder.modelId, dimension: t.server.embedder.dimension, hotPathMaxPostings: 100 });
+    const bounded = await openStore({ dataDir: t.dataDir, modelId: t.server.embedder.modelId, dimension: t.server.embedder.dimension, hotPath: hotPathUpTo(100) });
     try {
       await bounded.warm();
       expect(bounded.hotPath()).toEqual({ skipped: expect.stringContaining("HOT_PATH_MAX_POSTINGS 100") });

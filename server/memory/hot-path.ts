@@ -1,4 +1,5 @@
 import type * as lancedb from "@lancedb/lancedb";
+import type { VersionCache } from "../store/store.ts";
 import { buildSnapshot, type Snapshot } from "./snapshot.ts";
 
 /*
@@ -14,20 +15,15 @@ export const HOT_PATH_MAX_POSTINGS = 300_000;
 export interface HotPathOptions {
   /** Tables with more postings than this are not held (0 = never); LanceDB answers their searches. */
   maxPostings: number;
-  dimension: number;
   log?: (message: string, fields?: Record<string, unknown>) => void;
 }
 
-export interface HotPath {
-  /** The snapshot of `version` when one is built; otherwise undefined, and a build of the table's current version starts. */
-  at(version: number): Snapshot | undefined;
-  /** Settles when the current version is held (or will not be: too large, or the build failed). */
-  warm(): Promise<void>;
-  /** What is held: the version and its size, or why nothing is. */
-  state(): { version: number; postings: number; bytes: number } | { skipped: string } | undefined;
+/** What openStore's `hotPath` option takes: the in-memory path for tables up to `maxPostings` (none for 0). */
+export function hotPathUpTo(maxPostings: number): ((table: lancedb.Table) => VersionCache) | undefined {
+  return maxPostings > 0 ? (table) => createHotPath(table, { maxPostings }) : undefined;
 }
 
-export function createHotPath(table: lancedb.Table, options: HotPathOptions): HotPath {
+export function createHotPath(table: lancedb.Table, options: HotPathOptions): VersionCache & { at(version: number): Snapshot | undefined } {
   let held: Snapshot | undefined;
   let building: Promise<void> | undefined;
   let skipped: { version: number; reason: string } | undefined;
@@ -46,7 +42,7 @@ export function createHotPath(table: lancedb.Table, options: HotPathOptions): Ho
       // The old version serves no search any more: let it go before the new one is read (one held at a time).
       held = undefined;
       const started = performance.now();
-      const snapshot = await buildSnapshot(table, version, options.dimension);
+      const snapshot = await buildSnapshot(table, version);
       // The rows read are this version's only when no write came in between.
       if ((await table.version()) !== version) continue;
       held = snapshot;

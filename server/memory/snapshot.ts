@@ -2,7 +2,7 @@ import type * as lancedb from "@lancedb/lancedb";
 import { LRUCache } from "lru-cache";
 import type { SearchFilters } from "../../shared/search.ts";
 import { rowTests, type FilterColumns } from "../store/filter.ts";
-import type { CandidateRow, KeywordQuery } from "../store/store.ts";
+import type { CandidateRow, KeywordQuery, VersionView } from "../store/store.ts";
 import { decodeCandidate } from "../store/read.ts";
 import { STRONG_EXPANSION_WEIGHT, TITLE_BOOST } from "../relevance/tuning.ts";
 import { FieldBuilder, fieldBytes, scoreField, type FieldIndex } from "./bm25.ts";
@@ -16,18 +16,15 @@ import { indexVectors, nearestRows, TopK, type VectorIndex } from "./vectors.ts"
  * from a version, replaced whole when the table moves on (memory/hot-path.ts), never written to.
  */
 
-export interface Snapshot {
+export interface Snapshot extends VersionView {
   version: number;
   postings: number;
-  /** Bytes held (vectors, keyword index, text), as estimated: what the configured bound compares with. */
+  /** Bytes held (vectors, keyword index, text, kept filter rows), estimated. */
   bytes: number;
-  /** As StoreReader's, without descriptions (a snapshot does not hold them). */
-  nearest(vector: Float32Array, filters: SearchFilters, limit: number, inferred?: SearchFilters): Array<{ row: CandidateRow; cosine: number }>;
-  keyword(query: KeywordQuery, filters: SearchFilters, limit: number, inferred?: SearchFilters): Array<{ row: CandidateRow; score: number }>;
 }
 
 /** Reads every posting of the table at `version` (the caller checks no write came between) and indexes it. */
-export async function buildSnapshot(table: lancedb.Table, version: number, dimension: number): Promise<Snapshot> {
+export async function buildSnapshot(table: lancedb.Table, version: number): Promise<Snapshot> {
   const text: Record<string, Array<string | null>> = Object.fromEntries(KEPT_TEXT.map((c) => [c, []]));
   const numbers: Record<string, number[]> = Object.fromEntries(NUMBER_COLUMNS.map((c) => [c, []]));
   const tags: string[][] = [];
@@ -56,6 +53,7 @@ export async function buildSnapshot(table: lancedb.Table, version: number, dimen
       if (count % YIELD_EVERY === 0) await Bun.sleep(0);
     }
   }
+  const dimension = chunks[0]?.length ?? 0;
   const vectors = new Float32Array(count * dimension);
   chunks.forEach((chunk, row) => vectors.set(chunk, row * dimension));
   const numberArrays = new Map<string, Float64Array>(NUMBER_COLUMNS.map((c) => [c, Float64Array.from(numbers[c]!)]));

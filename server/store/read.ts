@@ -4,11 +4,10 @@ import { LRUCache } from "lru-cache";
 import { rowTerms, type RankingTerms } from "../relevance/ranking.ts";
 import { dot } from "../relevance/vector.ts";
 import { buildWhere, idIn } from "./filter.ts";
-import type { HotPath } from "../memory/hot-path.ts";
 import type { FilterValues } from "../../shared/search.ts";
 import { readCountries, readFilterValues, readPosting } from "./postings.ts";
 import { CANDIDATE_COLUMNS } from "./schema.ts";
-import type { CandidateRow, Facets, JobRow, KeywordQuery, StoreReader } from "./store.ts";
+import type { CandidateRow, Facets, JobRow, KeywordQuery, StoreReader, VersionCache } from "./store.ts";
 import type { termStatsReader } from "./term-stats.ts";
 import { ANN_MAX_LIMIT, ANN_OVERFETCH, STRONG_EXPANSION_WEIGHT, TITLE_BOOST } from "../relevance/tuning.ts";
 
@@ -20,7 +19,7 @@ export function createReader(
   table: lancedb.Table,
   termStats: ReturnType<typeof termStatsReader>,
   hasVectorIndex: () => Promise<boolean>,
-  hot: HotPath,
+  hot: VersionCache | undefined,
 ): StoreReader {
   const decoded = new LRUCache<string, CandidateRow>({ max: POSTING_CACHE_SIZE });
   let facetCache: { version: number; facets: Facets } | undefined;
@@ -31,11 +30,11 @@ export function createReader(
     version: () => table.version(),
     termStats: termStats.get,
 
-    warm: () => hot.warm(),
-    hotPath: () => hot.state(),
+    warm: async () => hot?.warm(),
+    hotPath: () => hot?.state(),
 
     async nearest(vector, filters, limit, full, inferred) {
-      const snapshot = hot.at(await table.version());
+      const snapshot = hot?.at(await table.version());
       if (snapshot) return withDescriptions(table, snapshot.nearest(vector, filters, limit, inferred), full);
       // Every stored and query vector has unit length, so the dot product is the cosine, and cheaper.
       // With the ANN index, 1.4× the candidates come from the quantized index and are re-ranked here by
@@ -52,7 +51,7 @@ export function createReader(
     },
 
     async keyword(spec, filters, limit, full, inferred) {
-      const snapshot = hot.at(await table.version());
+      const snapshot = hot?.at(await table.version());
       if (snapshot) return withDescriptions(table, snapshot.keyword(spec, filters, limit, inferred), full);
       // Each clause runs as its own query and scores add up, as SHOULD clauses do: a BooleanQuery
       // of the same clauses measured 5-6 times slower here.

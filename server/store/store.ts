@@ -7,7 +7,6 @@ import type { SearchFilters } from "../../shared/search.ts";
 import type { RowTerms } from "../relevance/ranking.ts";
 import { createAdmin, vectorIndexPresence } from "./indexes.ts";
 import { createReader } from "./read.ts";
-import { createHotPath, type HotPath } from "../memory/hot-path.ts";
 import { TEXT_FORMAT } from "../relevance/text.ts";
 import { DIMENSION_KEY, MODEL_KEY, TABLE_NAME, TEXT_FORMAT_KEY, jobsSchema, type StoredJob } from "./schema.ts";
 import { isObjectStore, prepareLocation, sideFile, type TableLocation } from "./table-location.ts";
@@ -28,9 +27,30 @@ export interface StoreOptions {
   dimension: number;
   /** How often reads look for other processes' writes, in ms; undefined = never. */
   readConsistencyMs?: number;
-  /** Searches of a table with up to this many postings are answered from memory (server/memory/); 0 or absent = never. */
-  hotPathMaxPostings?: number;
+  /** A copy of the table's current version that answers searches faster (server/memory/ makes one); absent = LanceDB answers all. */
+  hotPath?: (table: lancedb.Table) => VersionCache;
 }
+
+/**
+ * A copy of one table version held elsewhere (memory/hot-path.ts): searches use it while it holds the
+ * version they read, and LanceDB otherwise. The store knows it by this shape only.
+ */
+export interface VersionCache {
+  /** The copy of `version` when held; otherwise undefined, and bringing the copy up to date starts. */
+  at(version: number): VersionView | undefined;
+  /** Settles when the current version is held (or will not be). */
+  warm(): Promise<void>;
+  state(): VersionCacheState;
+}
+
+/** StoreReader's nearest and keyword on a held version, without descriptions. */
+export interface VersionView {
+  nearest(vector: Float32Array, filters: SearchFilters, limit: number, inferred?: SearchFilters): Array<{ row: CandidateRow; cosine: number }>;
+  keyword(query: KeywordQuery, filters: SearchFilters, limit: number, inferred?: SearchFilters): Array<{ row: CandidateRow; score: number }>;
+}
+
+/** What the copy holds: the version and its size, why nothing is held, or undefined while it builds. */
+export type VersionCacheState = { version: number; postings: number; bytes: number } | { skipped: string } | undefined;
 
 /** A posting as a search reads it: id, result fields and country (the description only for full detail). */
 export type JobRow = { id: string; country?: string | null } & Omit<JobResult, "score" | "bm25_rank" | "vector_rank" | "fused_score">;
@@ -104,7 +124,7 @@ export interface StoreReader {
   /** Settles when searches are answered from memory (or will not be: the table is larger than the bound). */
   warm(): Promise<void>;
   /** The in-memory path's version and size, why it is off, or undefined while it builds. */
-  hotPath(): ReturnType<HotPath["state"]>;
+  hotPath(): VersionCacheState;
   /** How many postings use each word (for weighting query words); undefined before the first load. */
   termStats(): TermStats | undefined;
   /**
@@ -181,7 +201,7 @@ export async function openStore(options: StoreOptions | OpeningOptions): Promise
   const model = "model" in options ? await options.model : options;
   const table = existing ?? (await db.createEmptyTable(TABLE_NAME, jobsSchema(model.modelId, model.dimension), { mode: "create", existOk: true }));
   await checkModel(table, { ...options, ...model });
-  return createStore(db, table, location, options.hotPathMaxPostings ?? 0, model.dimension);
+  return createStore(db, table, location, options.hotPath?.(table));
 }
 
 /** Options of a store opened while its embedding model still loads: the table opens meanwhile (server start). */
@@ -199,7 +219,7 @@ export async function inspectStore(location: TableLocation): Promise<JobStore | 
     db.close();
     return undefined;
   }
-  return createStore(db, table, location, 0, 0);
+  return createStore(db, table, location);
 }
 
 // --- internal ---
@@ -248,7 +268,7 @@ async function checkModel(table: lancedb.Table, options: StoreOptions): Promise<
   );
 }
 
-async function createStore(db: lancedb.Connection, table: lancedb.Table, location: TableLocation, hotPathMaxPostings: number, dimension: number): Promise<JobStore> {
+async function createStore(db: lancedb.Connection, table: lancedb.Table, location: TableLocation, hot?: VersionCache): Promise<JobStore> {
   const termStats = termStatsReader(sideFile(location, TERM_STATS_FILE));
   // Missing or unreadable statistics only make ranking weigh words equally until the next look.
   await termStats.refresh().catch(() => {});
@@ -256,7 +276,7 @@ async function createStore(db: lancedb.Connection, table: lancedb.Table, locatio
   return {
     table,
     location,
-    ...createReader(table, termStats, hasVectorIndex, createHotPath(table, { maxPostings: hotPathMaxPostings, dimension })),
+    ...createReader(table, termStats, hasVectorIndex, hot),
     ...createWriter(table, location, termStats),
     ...createAdmin(table, location, hasVectorIndex),
     close() {
