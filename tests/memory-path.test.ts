@@ -7,7 +7,7 @@ import { searchJobs } from "../server/search/search.ts";
 import { parseSearchRequest } from "../shared/search.ts";
 import wabt from "wabt";
 import { DOT_WASM_BASE64 } from "../server/memory/dot-wasm.ts";
-import { SHARED_DATA, seededRandom, startTestServer, type TestServer } from "./helpers.ts";
+import { SHARED_DATA, seededRandom, startTestServer, tempDir, type TestServer } from "./helpers.ts";
 
 /*
  * The in-memory path (server/memory/) against LanceDB on the same table: every filter admits the
@@ -141,6 +141,19 @@ describe("the in-memory path", () => {
       expect((await bounded.nearest(vector, {}, 10, false)).length).toBe(10);
     } finally {
       bounded.close();
+    }
+  });
+
+  test("an empty table is held too, and a search of it finds nothing", async () => {
+    const empty = await openStore({ dataDir: tempDir("jobsearch-empty-"), modelId: t.server.embedder.modelId, dimension: t.server.embedder.dimension, hotPath: hotPathUpTo(100) });
+    try {
+      await empty.warm();
+      expect(empty.hotPath()).toMatchObject({ postings: 0 });
+      const vector = await t.server.embedder.embedQuery("nurse");
+      expect(await empty.nearest(vector, {}, 10, false)).toEqual([]);
+      expect(await empty.nearest(vector, { remote: true }, 10, false)).toEqual([]);
+    } finally {
+      empty.close();
     }
   });
 });

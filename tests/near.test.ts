@@ -9,6 +9,7 @@ const base = fixturePostings()[0]!;
 const PLACES: Array<[string, string, string]> = [
   ["n1", "Lyon", "FR"], ["n2", "Villeurbanne", "FR"], ["n3", "Paris", "FR"],
   ["n4", "Mountain View", "US"], ["n5", "Palo Alto", "US"], ["n6", "北京", "CN"], ["n7", "Nowhere Town", "US"],
+  ["n8", "New York", "US"], ["n9", "Brooklyn", "US"], ["n10", "Offenbach", "DE"], ["n11", "Frankfurt am Main", "DE"],
 ];
 const POSTINGS = PLACES.map(([id, city, country], i) => ({
   ...base, id, city, country, job_title: "Nurse", job_description: "Registered nurse, day shifts.", job_url: `https://jobs.example.com/${id}`, company_name: `Clinic ${i}`,
@@ -34,6 +35,10 @@ test.each([
   [{ near: "Mountain View, CA", radius_km: 15 }, ["Mountain View", "Palo Alto"]],
   [{ near: "Palo Alto" }, ["Mountain View", "Palo Alto"]],
   [{ near: "Beijing", radius_km: 30 }, ["北京"]],
+  // Short names: the gazetteer says "New York City" and "Frankfurt am Main".
+  [{ near: "New York", radius_km: 20 }, ["Brooklyn", "New York"]],
+  [{ near: "Brooklyn", radius_km: 20 }, ["Brooklyn", "New York"]],
+  [{ near: "Frankfurt", radius_km: 10 }, ["Frankfurt am Main", "Offenbach"]],
 ])("POST %p finds the postings within the radius", async (body, expected) => {
   const { status, body: page } = await post(body);
   expect(status).toBe(200);

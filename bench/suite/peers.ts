@@ -117,14 +117,15 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** Exact top-k by dot distance (1 − dot) over all rows, or over `rows` (a filter's row list). */
-export function exactNearest(corpus: Corpus, q: Float32Array, k: number, rows?: Int32Array): Array<{ index: number; distance: number }> {
+/** Exact top-k by dot distance (1 − dot) over all rows, or over `rows` (a filter's row list), of those `admit` lets through. */
+export function exactNearest(corpus: Corpus, q: Float32Array, k: number, rows?: Int32Array, admit?: (row: number) => boolean): Array<{ index: number; distance: number }> {
   const { vectors, dimension } = corpus;
   const n = rows ? rows.length : corpus.ids.length;
   const best = new Int32Array(k).fill(-1);
   const dots = new Float64Array(k).fill(-Infinity);
   for (let j = 0; j < n; j++) {
     const row = rows ? rows[j]! : j;
+    if (admit && !admit(row)) continue;
     let dot = 0;
     for (let d = 0, o = row * dimension; d < dimension; d++) dot += q[d]! * vectors[o + d]!;
     if (dot <= dots[k - 1]!) continue;

