@@ -130,14 +130,20 @@ function equals(column: string, value: string): string {
  * Within a radius of a place: a bounding box the scalar columns can answer quickly, then the exact
  * great-circle distance (haversine via the spherical law of cosines, Earth radius 6,371 km).
  */
-function nearPredicate({ place, radiusKm }: NearBound): string {
+function nearPredicate(bound: NearBound): string {
+  const { at, dLat, dLon, radiusKm } = nearBox(bound);
+  const box = `lat BETWEEN ${number(at.lat - dLat)} AND ${number(at.lat + dLat)} AND lon BETWEEN ${number(at.lon - dLon)} AND ${number(at.lon + dLon)}`;
+  const cosine = `cos(radians(${number(at.lat)})) * cos(radians(lat)) * cos(radians(lon) - radians(${number(at.lon)})) + sin(radians(${number(at.lat)})) * sin(radians(lat))`;
+  return `(${box} AND 6371.0 * acos(least(1.0, ${cosine})) <= ${number(radiusKm)})`;
+}
+
+/** The place's coordinates and the half-sides of the box around it, in degrees. */
+function nearBox({ place, radiusKm }: NearBound) {
   const at = locatePlace(place);
   if (!at) throw invalidParameter(`near: no place called "${place}" is known (try "City", "City, ST" for a US state or "City, CC" for a country)`);
   const dLat = radiusKm / 111;
   const dLon = radiusKm / (111 * Math.max(0.01, Math.cos((at.lat * Math.PI) / 180)));
-  const box = `lat BETWEEN ${number(at.lat - dLat)} AND ${number(at.lat + dLat)} AND lon BETWEEN ${number(at.lon - dLon)} AND ${number(at.lon + dLon)}`;
-  const cosine = `cos(radians(${number(at.lat)})) * cos(radians(lat)) * cos(radians(lon) - radians(${number(at.lon)})) + sin(radians(${number(at.lat)})) * sin(radians(lat))`;
-  return `(${box} AND 6371.0 * acos(least(1.0, ${cosine})) <= ${number(radiusKm)})`;
+  return { at, dLat, dLon, radiusKm };
 }
 
 function number(value: number): string {
@@ -235,11 +241,8 @@ function predicateTest(filter: FilterPredicate, value: unknown, columns: FilterC
 }
 
 /** nearPredicate's box and distance, in the same arithmetic. */
-function nearTest({ place, radiusKm }: NearBound, columns: FilterColumns): (row: number) => boolean {
-  const at = locatePlace(place);
-  if (!at) throw invalidParameter(`near: no place called "${place}" is known (try "City", "City, ST" for a US state or "City, CC" for a country)`);
-  const dLat = radiusKm / 111;
-  const dLon = radiusKm / (111 * Math.max(0.01, Math.cos((at.lat * Math.PI) / 180)));
+function nearTest(bound: NearBound, columns: FilterColumns): (row: number) => boolean {
+  const { at, dLat, dLon, radiusKm } = nearBox(bound);
   const lats = columns.number("lat");
   const lons = columns.number("lon");
   const radians = (degrees: number) => (degrees * Math.PI) / 180;
