@@ -119,6 +119,7 @@ class MemorySnapshot implements Snapshot {
     sizeCalculation: (selection) => selection.mask.byteLength + selection.rows.byteLength + 100,
   });
   private readonly scratch: Float64Array[];
+  private readonly lastSelection = new WeakMap<SearchFilters, { inferred: SearchFilters | undefined; selection: Selection | undefined | "none" }>();
 
   constructor(
     readonly version: number,
@@ -187,6 +188,15 @@ class MemorySnapshot implements Snapshot {
    * combination is the intersection, walked from its smallest filter.
    */
   private select(filters: SearchFilters, inferred?: SearchFilters): Selection | undefined | "none" {
+    // Both retrievers of one search ask with the same objects: the second gets the first's answer.
+    const last = this.lastSelection.get(filters);
+    if (last !== undefined && last.inferred === inferred) return last.selection;
+    const selection = this.selectNew(filters, inferred);
+    this.lastSelection.set(filters, { inferred, selection });
+    return selection;
+  }
+
+  private selectNew(filters: SearchFilters, inferred?: SearchFilters): Selection | undefined | "none" {
     const tests = rowTests(filters, inferred ?? {}, this.columns);
     if (tests.length === 0) return undefined;
     const parts = tests.map(({ key, test }) => {

@@ -3,8 +3,8 @@ import { dotKernel, type DotKernel } from "./dot-wasm.ts";
 /*
  * Nearest vectors held in memory, found exactly: every stored vector (unit length, so the dot
  * product is the cosine) lies in one WebAssembly memory, and a search takes its dot product with
- * each admitted row, four lanes at a time (dot.wat), then keeps the best. 29.5k postings × 100
- * dimensions take ~0.4 ms; a filter's rows only their share.
+ * each admitted row, four lanes and four rows at a time (dot.wat), then keeps the best. 29.5k
+ * postings × 100 dimensions take ~0.4–0.6 ms (memory-bound: 12 MB read); a filter's rows only their share.
  */
 
 export interface VectorIndex {
@@ -51,8 +51,14 @@ export function indexVectors(floats: Float32Array, count: number, dimension: num
 export function nearestRows(index: VectorIndex, query: Float32Array, limit: number, rows?: Int32Array): Array<{ row: number; cosine: number }> {
   const scores = index.scores(query, rows);
   const best = new TopK(limit);
-  if (rows === undefined) for (let row = 0; row < scores.length; row++) best.offer(row, scores[row]!);
-  else for (let i = 0; i < scores.length; i++) best.offer(rows[i]!, scores[i]!);
+  // Most rows score below the worst kept once the heap is full: they are passed over here, without a call.
+  let floor = -Infinity;
+  for (let i = 0; i < scores.length; i++) {
+    const score = scores[i]!;
+    if (score < floor) continue;
+    best.offer(rows === undefined ? i : rows[i]!, score);
+    floor = best.floor();
+  }
   return best.sorted();
 }
 
@@ -84,6 +90,11 @@ export class TopK {
     }
     this.rows[i] = row;
     this.scores[i] = score;
+  }
+
+  /** The lowest score kept once `size` are held (a lower one is never kept); -Infinity before. */
+  floor(): number {
+    return this.held === this.size && this.size > 0 ? this.scores[0]! : -Infinity;
   }
 
   sorted(): Array<{ row: number; cosine: number }> {
