@@ -123,7 +123,6 @@ export function readRssMb(pid: number): number {
 
 // --- internal ---
 
-/** Reads a stream to its end in the background, so a full pipe never blocks the server. */
 /** Waits (up to 120 s) for the server's "hot_path" line: the time from spawn, or NaN when the path is off or skipped. */
 async function waitForHotPath(log: { text: string }, proc: { exitCode: number | null }, started: number): Promise<number> {
   while (performance.now() - started < 120_000 && proc.exitCode === null) {
@@ -135,6 +134,7 @@ async function waitForHotPath(log: { text: string }, proc: { exitCode: number | 
   return Number.NaN;
 }
 
+/** Reads a stream to its end in the background, so a full pipe never blocks the server. */
 function drain(stream: ReadableStream<Uint8Array>): { text: string } {
   const sink = { text: "" };
   const decoder = new TextDecoder();
