@@ -8,7 +8,7 @@ import { createBenchKey, spawnBenchServer } from "./server.ts";
 
 /** The service's memory on the scale table, and what each posting costs in it and on disk. */
 export interface ScaleMemory {
-  /** A server on an empty DATA_DIR after its first search: runtime, embedder, HTTP. */
+  /** A server on an empty DATA_DIR after its first search: runtime, embedder, HTTP (no in-memory path: nothing to hold). */
   emptyMb: number;
   /** A server on the scale table after its first search. */
   afterStartMb: number;
@@ -16,7 +16,7 @@ export interface ScaleMemory {
   afterQueriesMb: number;
   /** (afterQueriesMb − emptyMb) / postings. */
   bytesPerPosting: number;
-  /** The table on disk per posting: all columns, scalar and text indexes. */
+  /** The table on disk per posting: all columns and the current indexes (vector, scalar, full-text). */
   diskBytesPerPosting: number;
   /** The vector index on disk per posting. */
   vectorIndexBytesPerPosting: number;
@@ -31,22 +31,26 @@ export interface ScaleMemory {
 export async function measureServerMemory(dir: string, postings: number, queries: ScaleQuery[]): Promise<ScaleMemory> {
   const empty = mkdtempSync(join(tmpdir(), "scale-empty-"));
   try {
-    const emptyMb = await serverRss(empty, []);
+    // Without the in-memory path: on an empty table it answers searches with a 500 (server/memory/vectors.ts).
+    const emptyMb = await serverRss(empty, [], { HOT_PATH_MAX_POSTINGS: "0" });
     const [afterStartMb, afterQueriesMb] = await serverRss(dir, queries);
     const lance = join(dir, `${TABLE_NAME}.lance`);
     const db = await lancedb.connect(dir);
     const table = await db.openTable(TABLE_NAME);
-    const vectorIndex = (await table.listIndices()).find((index) => index.columns.includes("vector"));
+    const indexes = await table.listIndices();
     table.close();
     db.close();
-    const indexBytes = vectorIndex?.indexUuid ? bytesUnder(join(lance, "_indices", vectorIndex.indexUuid)) : 0;
+    // The current version's files only: earlier versions' vector indexes stay on disk until a cleanup.
+    const indexBytes = (columns: (c: string[]) => boolean) =>
+      indexes.filter((index) => columns(index.columns) && index.indexUuid).reduce((sum, index) => sum + bytesUnder(join(lance, "_indices", index.indexUuid!)), 0);
+    const vectorBytes = indexBytes((c) => c.includes("vector"));
     return {
       emptyMb: emptyMb[0]!,
       afterStartMb: afterStartMb!,
       afterQueriesMb: afterQueriesMb!,
       bytesPerPosting: ((afterQueriesMb! - emptyMb[0]!) * 1048576) / postings,
-      diskBytesPerPosting: bytesUnder(lance) / postings,
-      vectorIndexBytesPerPosting: indexBytes / postings,
+      diskBytesPerPosting: (bytesUnder(join(lance, "data")) + indexBytes(() => true)) / postings,
+      vectorIndexBytesPerPosting: vectorBytes / postings,
     };
   } finally {
     rmSync(empty, { recursive: true, force: true });
@@ -56,10 +60,10 @@ export async function measureServerMemory(dir: string, postings: number, queries
 // --- internal ---
 
 /** RSS (MB) of a fresh server on `dataDir` after its first search, then after `queries` (when any). */
-async function serverRss(dataDir: string, queries: ScaleQuery[]): Promise<number[]> {
+async function serverRss(dataDir: string, queries: ScaleQuery[], env: Record<string, string> = {}): Promise<number[]> {
   const key = await createBenchKey(dataDir);
   try {
-    const server = await spawnBenchServer(dataDir, key.key);
+    const server = await spawnBenchServer(dataDir, key.key, env);
     try {
       const rss = [server.rssMb()];
       if (queries.length === 0) return rss;

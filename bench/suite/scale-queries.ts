@@ -28,13 +28,15 @@ export const SCALE_FILTERS: SearchFilters[] = [
   { country: "CA", remote: true }, // ~0.6%
   { city: "Boston", seniority: ["senior", "lead"] }, // ~0.4%
   { city: "Seattle", employment_type: ["FULL_TIME"] }, // ~0.6%
+  { city: "Toronto", seniority: ["lead"] }, // ~0.03%
+  { city: "Austin", employment_type: ["INTERN"] }, // ~0.015%: fewer admitted rows in the probed partitions than asked for
 ];
 
 /**
  * `count` distinct query texts none of which is a posting of the set: the relevance evaluation's
  * queries (keyword, paraphrase, constraint, typo, absent occupations), then more misspellings of them,
  * each embedded with `embedQuery`; texts the model cannot place (Chinese, for the static model: the
- * fallback vector, tied with every other such text) are left out. The i-th gets SCALE_FILTERS[i mod 10].
+ * fallback vector, tied with every other such text) are left out. The i-th gets SCALE_FILTERS[i mod 12].
  */
 export async function makeScaleQueries(embedder: Embedder, count: number): Promise<ScaleQuery[]> {
   const base = [...QUERIES, ...CONSTRAINT_QUERIES, ...TYPO_QUERIES, ...FRESH_TYPO_QUERIES, ...ABSENT_QUERIES].map((q) => q.query);

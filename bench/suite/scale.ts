@@ -51,6 +51,7 @@ export async function measureScale(sourceDir: string, corpus: Corpus, postings: 
     log(`scale: exact lists and store.nearest, ${queries.length} queries`);
     const exact = await exactLists(store.table, queries);
     const nearest = await nearestFigures(queries, exact, (q, filtered) => store.nearest(q.vector, filtered ? q.filter : {}, K, false).then(asDistances));
+    log(`scale: ${r3(nearest.none.p50)} / ${r3(nearest.filtered.p50)} ms p50, recall@${K} ${nearest.recall.toFixed(3)} / ${nearest.recallFiltered.toFixed(3)}, index ${indexSeconds.toFixed(1)} s`);
     const filters = await Promise.all(SCALE_FILTERS.map(async (f) => ({ filter: JSON.stringify(f), postings: await store.table.countRows(buildWhere(f)!) })));
     result = {
       postings,
@@ -110,4 +111,5 @@ export function scaleRows(r: ScaleResult): string[][] {
 
 // --- internal ---
 
+const r3 = (n: number) => n.toFixed(1);
 const ms = (n: number) => `${n.toFixed(n < 1 ? 2 : 1)} ms`;
