@@ -4,7 +4,7 @@ import type { IndexState, StoreAdmin, VectorIndexState } from "./store.ts";
 import { bytesUnder, type TableLocation } from "./table-location.ts";
 import { retryConflicts } from "./write.ts";
 
-/** The distance a vector index was trained with; its searches must use the same. */
+/** The distance a vector index was trained with; its searches must use the same. "l2": the partitioned index of large tables. */
 export type IndexDistance = "dot" | "l2";
 
 /** The current version's vector index, by the distance it was trained with (undefined: none), looked up once per version. */

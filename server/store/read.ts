@@ -54,10 +54,11 @@ export function createReader(
       const search = (distance: IndexDistance | undefined) => nearestRows(table, vector, where, limit, full, distance).then((batch) => candidateRows(batch, full, decoded));
       // A partitioned index probes the partitions nearest the query: a narrow filter's nearest rows lie
       // anywhere, while the exact search over the few rows it admits is cheap.
-      const narrow = indexDistance === "l2" && where !== undefined && (await admittedRows(where)) <= ANN_EXACT_FILTER_ROWS;
+      const partitionedFilter = indexDistance === "l2" && where !== undefined;
+      const narrow = partitionedFilter && (await admittedRows(where)) <= ANN_EXACT_FILTER_ROWS;
       let found = await search(narrow ? undefined : indexDistance);
       // And a wider one may still admit fewer rows there than asked for.
-      if (!narrow && indexDistance === "l2" && where !== undefined && found.length < Math.ceil(limit * ANN_OVERFETCH)) found = await search(undefined);
+      if (partitionedFilter && !narrow && found.length < Math.ceil(limit * ANN_OVERFETCH)) found = await search(undefined);
       const rows = found.map((row) => ({ row, cosine: dot(vector, row.vector) }));
       return rows.sort((a, b) => b.cosine - a.cosine || (a.row.id < b.row.id ? -1 : 1)).slice(0, limit);
     },
