@@ -5,6 +5,8 @@ import { loadEmbedder } from "../server/embedding/embedder.ts";
 import { openStore } from "../server/store/store.ts";
 import { ingestRecords } from "../server/ingest/ingest.ts";
 import { maintainVectorIndex } from "../server/store/index-maintenance.ts";
+import { buildWhere } from "../server/store/filter.ts";
+import { partitionedIndex } from "../server/store/indexes.ts";
 import { createLogger } from "../server/log.ts";
 import { fixturePostings } from "./fixtures/postings.ts";
 import { ingestKilledDuringRebuild, MODELS_DIR, runCli, spawnServer, tempDir } from "./helpers.ts";
@@ -106,3 +108,28 @@ test("a large load rebuilds the index in one piece itself; rows written without 
     store.close();
   }
 }, 60_000);
+
+test("a partitioned (IVF_FLAT, l2) index gives the exact nearest postings, with and without a filter", async () => {
+  const dataDir = tempDir();
+  dirs.push(dataDir);
+  const embedder = await loadEmbedder({ model: "static", allowRemote: false, modelsDir: MODELS_DIR });
+  const store = await openStore({ dataDir, modelId: embedder.modelId, dimension: embedder.dimension });
+  try {
+    const records = fixturePostings().map((value, i) => ({ ref: `record ${i + 1}`, value }));
+    await ingestRecords({ store, embedder }, records, { vectorIndexMinRows: 1_000_000 });
+    // What tables from PARTITIONED_FROM rows get, in few partitions: every one is probed, so the answers are exact.
+    await store.table.createIndex("vector", { config: partitionedIndex(4) });
+    expect((await store.table.indexStats("vector_idx"))?.distanceType).toBe("l2");
+    for (const [text, filters] of [["registered nurse", {}], ["software developer", { city: "Berlin" }], ["nurse", { country: "DE" }]] as const) {
+      const vector = await embedder.embedQuery(text);
+      let exact = store.table.query().nearestTo(vector).distanceType("dot").bypassVectorIndex().select(["id", "_distance"]).limit(5);
+      const where = buildWhere(filters);
+      if (where !== undefined) exact = exact.where(where);
+      const expected = (await exact.toArray()).map((row) => row.id as string);
+      expect(expected.length).toBeGreaterThan(0);
+      expect((await store.nearest(vector, filters, 5, false)).map(({ row }) => row.id)).toEqual(expected);
+    }
+  } finally {
+    store.close();
+  }
+});

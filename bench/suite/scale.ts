@@ -1,194 +1,115 @@
-import { existsSync, rmSync } from "node:fs";
-import { freemem } from "node:os";
 import { join } from "node:path";
-import * as lancedb from "@lancedb/lancedb";
-import { Float32, makeData, RecordBatch, Struct, Table as ArrowTable, Utf8, vectorFromArray, type Data, type FixedSizeList } from "apache-arrow";
-import { buildWhere } from "../../server/store/filter.ts";
-import { jobsSchema, TABLE_NAME } from "../../server/store/schema.ts";
+import { loadEmbedder } from "../../server/embedding/embedder.ts";
 import { openStore } from "../../server/store/store.ts";
-import { ROOT } from "./dataset.ts";
-import {
-  asDistances, buildOrama, K, makeQueries, oramaNearest, perturb, recallAt, rssMb, seededRandom, timeQueries,
-  type Corpus, type Latency, type OramaRows,
-} from "./peers.ts";
+import { MODELS_DIR, ROOT } from "./dataset.ts";
+import { asDistances, K, type Corpus, type Latency } from "./peers.ts";
+import { ensureScaleTable, type ScaleBuild } from "./scale-build.ts";
+import { exactLists, nearestFigures, type NearestFigures } from "./scale-measure.ts";
+import { measureServerMemory, type ScaleMemory } from "./scale-memory.ts";
+import { makeScaleQueries, SCALE_FILTERS } from "./scale-queries.ts";
+import { buildWhere } from "../../server/store/filter.ts";
 
 export interface ScaleResult {
   postings: number;
+  /** What the table is made of. */
+  set: string;
   queries: number;
-  writeSeconds: number;
+  build: ScaleBuild;
+  /** The vector index the store built (LanceDB's type and the store's parameters). */
+  indexType: string;
   indexSeconds: number;
   exact: { none: Latency; filtered: Latency };
-  nearest: { none: Latency; filtered: Latency; recall: number; recallFiltered: number };
-  orama?: { buildSeconds: number; rssDeltaMb: number; vector: Latency; filtered: Latency; recall: number };
-  oramaSkipped?: string;
+  nearest: NearestFigures;
+  /** Each filter of the filtered queries and the postings it admits. */
+  filters: Array<{ filter: string; postings: number }>;
+  memory?: ScaleMemory;
+  /** This (bench) process after the queries. */
   rssMb: number;
 }
 
-/** Postings above which Orama is not tried: its vectors are JS arrays in this process's heap. */
-const ORAMA_MAX = 300_000;
-
 /**
- * Replicates the bench table's rows into bench/.data/scale-N (new ids, perturbed unit vectors),
- * then times the ANN index build, `nearest` with and without a filter, and recall@20 against
- * LanceDB's exact search; Orama on the same vectors up to 300k.
+ * Builds (once) a table of `postings` recombined postings embedded by the service's embedder in
+ * bench/.data/scale-N (scale-build.ts), times the store's ANN index build, store.nearest with and
+ * without a filter and its recall@20 against LanceDB's exact search on `queryCount` query texts that
+ * are no posting of the set (scale-queries.ts), and the server's memory on the table.
  */
-export async function measureScale(sourceDir: string, corpus: Corpus, postings: number, queryCount: number): Promise<ScaleResult> {
+export async function measureScale(sourceDir: string, corpus: Corpus, postings: number, queryCount: number, log: (line: string) => void = console.error): Promise<ScaleResult> {
   const dir = join(ROOT, `bench/.data/scale-${postings}`);
-  const replicas = replicaRows(corpus, postings);
-  const writeSeconds = await writeReplicas(sourceDir, dir, corpus, replicas);
+  const build = await ensureScaleTable(sourceDir, dir, postings, corpus.modelId, corpus.dimension, log);
+  const embedder = await loadEmbedder({ model: "static", allowRemote: false, modelsDir: MODELS_DIR });
+  const queries = await makeScaleQueries(embedder, queryCount);
 
   const store = await openStore({ dataDir: dir, modelId: corpus.modelId, dimension: corpus.dimension });
+  let result: ScaleResult;
   try {
+    log(`scale: building the vector index on ${postings.toLocaleString("en-US")} postings`);
     const started = performance.now();
     if (!(await store.ensureVectorIndex(1))) throw new Error(`no vector index built in ${dir}`);
     const indexSeconds = (performance.now() - started) / 1000;
+    const vectorIndex = (await store.indexes()).find((index) => index.kind === "vector");
 
-    const queries = makeQueries(corpus, queryCount, 60);
-    const exactOf = (q: (typeof queries)[number], filtered: boolean) => {
-      let query = store.table.query().nearestTo(q.vector).distanceType("dot").bypassVectorIndex().select(["id", "_distance"]).limit(K);
-      if (filtered) query = query.where(buildWhere(q.filter)!);
-      return query.toArray() as Promise<Array<{ id: string; _distance: number }>>;
-    };
-    const exactNone = await Promise.all(queries.map((q) => exactOf(q, false)));
-    const exactFiltered = await Promise.all(queries.map((q) => exactOf(q, true)));
-    const found = await Promise.all(queries.map((q) => store.nearest(q.vector, {}, K, false).then(asDistances)));
-    const foundFiltered = await Promise.all(queries.map((q) => store.nearest(q.vector, q.filter, K, false).then(asDistances)));
-    const distances = (rows: Array<{ _distance: number }>) => rows.map((r) => ({ distance: r._distance }));
-    const result: ScaleResult = {
+    log(`scale: exact lists and store.nearest, ${queries.length} queries`);
+    const exact = await exactLists(store.table, queries);
+    const nearest = await nearestFigures(queries, exact, (q, filtered) => store.nearest(q.vector, filtered ? q.filter : {}, K, false).then(asDistances));
+    log(`scale: ${r3(nearest.none.p50)} / ${r3(nearest.filtered.p50)} ms p50, recall@${K} ${nearest.recall.toFixed(3)} / ${nearest.recallFiltered.toFixed(3)}, index ${indexSeconds.toFixed(1)} s`);
+    const filters = await Promise.all(SCALE_FILTERS.map(async (f) => ({ filter: JSON.stringify(f), postings: await store.table.countRows(buildWhere(f)!) })));
+    result = {
       postings,
+      set: "recombined, embedded",
       queries: queries.length,
-      writeSeconds,
+      build,
+      indexType: vectorIndex?.type ?? "none",
       indexSeconds,
-      exact: { none: await timeQueries(queries, (q) => exactOf(q, false)), filtered: await timeQueries(queries, (q) => exactOf(q, true)) },
-      nearest: {
-        none: await timeQueries(queries, (q) => store.nearest(q.vector, {}, K, false)),
-        filtered: await timeQueries(queries, (q) => store.nearest(q.vector, q.filter, K, false)),
-        recall: mean(queries.map((_, i) => recallAt(distances(exactNone[i]!), found[i]!, K))),
-        recallFiltered: mean(queries.map((_, i) => recallAt(distances(exactFiltered[i]!), foundFiltered[i]!, K))),
-      },
-      rssMb: rssMb(),
+      exact: exact.latency,
+      nearest,
+      filters,
+      rssMb: process.memoryUsage().rss / 1048576,
     };
-
-    if (postings > ORAMA_MAX) {
-      result.oramaSkipped = `not tried above ${ORAMA_MAX.toLocaleString("en-US")} postings (all vectors as JS arrays in this heap)`;
-    } else {
-      const built = await buildOrama(corpus, replicas, false);
-      const oramaFound = await Promise.all(queries.map((q) => oramaNearest(built.db, q, K, false)));
-      result.orama = {
-        buildSeconds: built.seconds,
-        rssDeltaMb: built.rssDeltaMb,
-        vector: await timeQueries(queries, (q) => oramaNearest(built.db, q, K, false)),
-        filtered: await timeQueries(queries, (q) => oramaNearest(built.db, q, K, true)),
-        recall: mean(queries.map((_, i) => recallAt(distances(exactNone[i]!), oramaFound[i]!, K))),
-      };
-      result.rssMb = rssMb();
-      if (freemem() < 512 * 1048576) result.oramaSkipped = `built, but free memory fell to ${Math.round(freemem() / 1048576)} MB`;
-    }
-    return result;
   } finally {
     store.close();
   }
+  log("scale: server memory, empty and on the scale table");
+  result.memory = await measureServerMemory(dir, postings, queries);
+  return result;
 }
 
 /** Markdown rows (what, figure, target, mark) in the suite's table style. */
 export function scaleRows(r: ScaleResult): string[][] {
   const n = r.postings.toLocaleString("en-US");
   const lat = (l: Latency) => `p50 ${ms(l.p50)}, p99 ${ms(l.p99)}`;
+  const b = r.build;
+  const f = r.nearest;
   const rows = [
-    [`Scale ${n} (replicated, perturbed vectors): write / ANN index build (HNSW-SQ)`, `${r.writeSeconds.toFixed(1)} s / **${r.indexSeconds.toFixed(1)} s**`, "", ""],
     [
-      `Scale ${n}: store.nearest, no filter / city-or-country (${r.queries} queries)`,
-      `**p50 ${ms(r.nearest.none.p50)}** / ${ms(r.nearest.filtered.p50)}; p99 ${ms(r.nearest.none.p99)} / ${ms(r.nearest.filtered.p99)}; ` +
-        `recall@${K} ${r.nearest.recall.toFixed(3)} / ${r.nearest.recallFiltered.toFixed(3)}`,
+      `Scale ${n} (${r.set}): write (recombine, embed, rows; ${b.workers} workers) / scalar+text indexes / ANN index build (${r.indexType})`,
+      `${b.writeSeconds.toFixed(0)} s (embedding ${Math.round(b.postings / b.embedSeconds)}/s per worker) / ${b.scalarIndexSeconds.toFixed(0)} s / **${r.indexSeconds.toFixed(1)} s**`,
       "",
       "",
     ],
-    [`Scale ${n}: LanceDB exact (bypassVectorIndex), no filter / city-or-country`, `${lat(r.exact.none)} / ${lat(r.exact.filtered)}`, "", ""],
+    [
+      `Scale ${n}: store.nearest, no filter / filtered (${r.queries} query texts, not from the set)`,
+      `**p50 ${ms(f.none.p50)}** / ${ms(f.filtered.p50)}; p99 ${ms(f.none.p99)} / ${ms(f.filtered.p99)}; recall@${K} ${f.recall.toFixed(3)} / ${f.recallFiltered.toFixed(3)}` +
+        (f.short > 0 ? `; ${f.short} filtered answers short of ${K}` : ""),
+      "",
+      "",
+    ],
+    [`Scale ${n}: LanceDB exact (bypassVectorIndex), no filter / filtered (20 queries)`, `${lat(r.exact.none)} / ${lat(r.exact.filtered)}`, "", ""],
+    [`Scale ${n}: filters (postings admitted)`, r.filters.map((x) => `${x.filter} ${x.postings.toLocaleString("en-US")}`).join("; "), "", ""],
   ];
-  if (r.orama) {
-    const o = r.orama;
+  const m = r.memory;
+  if (m) {
     rows.push([
-      `Scale ${n}: Orama (vector + enums, no text) build; vector / + where`,
-      `${o.buildSeconds.toFixed(1)} s, RSS +${Math.round(o.rssDeltaMb)} MB; ${lat(o.vector)} / ${lat(o.filtered)}; recall@${K} ${o.recall.toFixed(3)}; ` +
-        `ours ${(r.nearest.none.p50 / o.vector.p50).toFixed(2)}× / ${(r.nearest.filtered.p50 / o.filtered.p50).toFixed(2)}×`,
+      `Scale ${n}: server RSS, empty DATA_DIR / after start / after ${r.queries * 2} searches`,
+      `${Math.round(m.emptyMb)} / ${Math.round(m.afterStartMb)} / **${Math.round(m.afterQueriesMb)} MB**; ${Math.round(m.bytesPerPosting)} B/posting in RSS; ` +
+        `on disk ${Math.round(m.diskBytesPerPosting)} B/posting, of which the vector index ${Math.round(m.vectorIndexBytesPerPosting)}`,
       "",
       "",
     ]);
   }
-  if (r.oramaSkipped) rows.push([`Scale ${n}: Orama`, r.oramaSkipped, "", ""]);
   return rows;
 }
 
 // --- internal ---
 
+const r3 = (n: number) => n.toFixed(1);
 const ms = (n: number) => `${n.toFixed(n < 1 ? 2 : 1)} ms`;
-const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
-
-/** Posting i is row i mod n of copy ⌊i / n⌋: copy 0 the real posting, later ones a new id and a perturbed vector. */
-function replicaRows(corpus: Corpus, count: number): OramaRows {
-  const n = corpus.ids.length;
-  const { dimension } = corpus;
-  return {
-    count,
-    idOf: (i) => (i < n ? corpus.ids[i]! : `${corpus.ids[i % n]}~${Math.floor(i / n)}`),
-    vectorOf: (i) => {
-      const v = corpus.vectors.subarray((i % n) * dimension, ((i % n) + 1) * dimension);
-      return i < n ? v : perturb(v, 0.02, seededRandom(i));
-    },
-  };
-}
-
-/** Writes the replicas as Arrow batches of the jobs schema (no embedding); reuses a complete table, dropping its vector index. */
-async function writeReplicas(sourceDir: string, dir: string, corpus: Corpus, replicas: OramaRows): Promise<number> {
-  const started = performance.now();
-  if (existsSync(dir)) {
-    const db = await lancedb.connect(dir);
-    const table = await db.openTable(TABLE_NAME);
-    const complete = (await table.countRows()) === replicas.count;
-    if (complete) {
-      for (const index of await table.listIndices()) if (index.columns.includes("vector")) await table.dropIndex(index.name);
-    }
-    table.close();
-    db.close();
-    if (complete) return 0;
-    rmSync(dir, { recursive: true, force: true });
-  }
-  const sourceDb = await lancedb.connect(sourceDir);
-  const source = await sourceDb.openTable(TABLE_NAME);
-  const original = (await source.query().toArrow()) as unknown as ArrowTable;
-  source.close();
-  sourceDb.close();
-
-  const schema = jobsSchema(corpus.modelId, corpus.dimension);
-  const db = await lancedb.connect(dir);
-  const table = await db.createEmptyTable(TABLE_NAME, schema, { mode: "create" });
-  const vectorType = schema.fields.find((f) => f.name === "vector")!.type as FixedSizeList;
-  for (let first = 0; first < replicas.count; ) {
-    const batches: RecordBatch[] = [];
-    // Each source batch becomes one batch of the copy: its columns as they are, id, result_json and vector replaced.
-    for (const sourceBatch of original.batches) {
-      const rows = Math.min(sourceBatch.numRows, replicas.count - first);
-      if (rows <= 0) break;
-      const part = rows === sourceBatch.numRows ? sourceBatch : sourceBatch.slice(0, rows);
-      const ids = Array.from({ length: rows }, (_, r) => replicas.idOf(first + r));
-      const json = part.getChild("result_json")!;
-      const resultJson = ids.map((id, r) => JSON.stringify({ ...JSON.parse(json.get(r) as string), id }));
-      const floats = new Float32Array(rows * corpus.dimension);
-      for (let r = 0; r < rows; r++) floats.set(replicas.vectorOf(first + r), r * corpus.dimension);
-      const replaced: Record<string, Data> = {
-        id: vectorFromArray(ids, new Utf8()).data[0]!,
-        result_json: vectorFromArray(resultJson, new Utf8()).data[0]!,
-        vector: makeData({ type: vectorType, length: rows, nullCount: 0, child: makeData({ type: new Float32(), length: rows * corpus.dimension, data: floats }) }),
-      };
-      const columns = schema.fields.map((f) => replaced[f.name] ?? part.getChild(f.name)!.data[0]!);
-      const batch = new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: rows, nullCount: 0, children: columns }));
-      batches.push(batch);
-      first += rows;
-    }
-    await table.add(new ArrowTable(schema, batches) as never);
-  }
-  for (const column of ["city", "country"]) await table.createIndex(column, { config: lancedb.Index.bitmap() });
-  table.close();
-  db.close();
-  return (performance.now() - started) / 1000;
-}

@@ -62,7 +62,8 @@ export function issue17Rows(r: { coldStart: ColdStart; mix?: MixResult; scale?: 
   rows.push([`Issue 17: cold start, spawn → first 200 (median of ${r.coldStart.runs.length})`, `**${Math.round(cold)} ms**`, `≤ ${t.coldStartMs} ms`, mark(cold <= t.coldStartMs)]);
   if (r.scale) {
     const s = r.scale;
-    const at = s.postings === t.scale.postings ? "1M rows" : `1M rows (measured at ${int(s.postings)})`;
+    const what = `${s.set}; ${s.indexType}`;
+    const at = s.postings === t.scale.postings ? `1M rows (${what})` : `1M rows (measured at ${int(s.postings)}, ${what})`;
     const { none, filtered, recall, recallFiltered } = s.nearest;
     rows.push(
       [`Issue 17: ${at}, p50 unfiltered`, `**${ms(none.p50)}**`, `≤ ${t.scale.p50Ms} ms`, mark(none.p50 <= t.scale.p50Ms)],
@@ -70,6 +71,15 @@ export function issue17Rows(r: { coldStart: ColdStart; mix?: MixResult; scale?: 
       [`Issue 17: ${at}, recall@20 unfiltered / filtered`, `**${recall.toFixed(3)} / ${recallFiltered.toFixed(3)}**`, `≥ ${t.scale.recall}`, mark(Math.min(recall, recallFiltered) >= t.scale.recall)],
       [`Issue 17: ${at}, index build`, `**${s.indexSeconds.toFixed(1)} s**`, `≤ ${t.scale.indexSeconds} s`, mark(s.indexSeconds <= t.scale.indexSeconds)],
     );
+    if (s.memory) {
+      const m = s.memory;
+      rows.push([
+        `Issue 17: ${at}, server memory after start / after searches (bound: empty + bytes/posting × postings)`,
+        `**${int(m.afterStartMb)} / ${int(m.afterQueriesMb)} MB** (${int(m.emptyMb)} MB + ${int(m.bytesPerPosting)} B × ${int(s.postings)})`,
+        "reported",
+        "✓",
+      ]);
+    }
   }
   return rows;
 }

@@ -4,12 +4,13 @@ import { LRUCache } from "lru-cache";
 import { rowTerms, type RankingTerms } from "../relevance/ranking.ts";
 import { dot } from "../relevance/vector.ts";
 import { buildWhere, idIn } from "./filter.ts";
+import type { IndexDistance } from "./indexes.ts";
 import type { FilterValues } from "../../shared/search.ts";
 import { readCountries, readFilterValues, readPosting } from "./postings.ts";
 import { CANDIDATE_COLUMNS } from "./schema.ts";
 import type { CandidateRow, Facets, JobRow, KeywordQuery, StoreReader, VersionCache } from "./store.ts";
 import type { termStatsReader } from "./term-stats.ts";
-import { ANN_MAX_LIMIT, ANN_OVERFETCH, STRONG_EXPANSION_WEIGHT, TITLE_BOOST } from "../relevance/tuning.ts";
+import { ANN_EXACT_FILTER_ROWS, ANN_MAX_LIMIT, ANN_NPROBES, ANN_NPROBES_FILTERED, ANN_OVERFETCH, STRONG_EXPANSION_WEIGHT, TITLE_BOOST } from "../relevance/tuning.ts";
 
 /**
  * The searches' view of the table: nearest vectors and keyword matches among the postings a filter
@@ -18,10 +19,18 @@ import { ANN_MAX_LIMIT, ANN_OVERFETCH, STRONG_EXPANSION_WEIGHT, TITLE_BOOST } fr
 export function createReader(
   table: lancedb.Table,
   termStats: ReturnType<typeof termStatsReader>,
-  hasVectorIndex: () => Promise<boolean>,
+  vectorIndex: () => Promise<IndexDistance | undefined>,
   hot: VersionCache | undefined,
 ): StoreReader {
   const decoded = new LRUCache<string, CandidateRow>({ max: POSTING_CACHE_SIZE });
+  // Rows a predicate admits, per table version: counted once (~1–2 ms with the bitmap indexes).
+  const admitted = new LRUCache<string, number>({ max: 1000 });
+  const admittedRows = async (where: string) => {
+    const key = `${await table.version()}\u0000${where}`;
+    let count = admitted.get(key);
+    if (count === undefined) admitted.set(key, (count = await table.countRows(where)));
+    return count;
+  };
   let facetCache: { version: number; facets: Facets } | undefined;
   let valuesCache: { version: number; values: Promise<FilterValues> } | undefined;
   return {
@@ -40,13 +49,17 @@ export function createReader(
       // With the ANN index, 1.4× the candidates come from the quantized index and are re-ranked here by
       // exact distance on the vectors read with them (recall@50 0.993; LanceDB's own refine step, which
       // reads the vectors a second time, cost 50% more for 0.998). Deep pages stay exact (see ANN_MAX_LIMIT).
-      const approximate = limit <= ANN_MAX_LIMIT && (await hasVectorIndex());
-      const fetch = approximate ? Math.ceil(limit * ANN_OVERFETCH) : limit;
-      let query = table.query().nearestTo(vector).distanceType("dot").select([...candidateColumns(full), "_distance"]).limit(fetch);
-      query = approximate ? query.ef(fetch * 2) : query.bypassVectorIndex();
+      const indexDistance = limit <= ANN_MAX_LIMIT ? await vectorIndex() : undefined;
       const where = buildWhere(filters, inferred);
-      if (where !== undefined) query = query.where(where);
-      const rows = candidateRows(await query.toArrow(), full, decoded).map((row) => ({ row, cosine: dot(vector, row.vector) }));
+      const search = (distance: IndexDistance | undefined) => nearestRows(table, vector, where, limit, full, distance).then((batch) => candidateRows(batch, full, decoded));
+      // A partitioned index probes the partitions nearest the query: a narrow filter's nearest rows lie
+      // anywhere, while the exact search over the few rows it admits is cheap.
+      const partitionedFilter = indexDistance === "l2" && where !== undefined;
+      const narrow = partitionedFilter && (await admittedRows(where)) <= ANN_EXACT_FILTER_ROWS;
+      let found = await search(narrow ? undefined : indexDistance);
+      // And a wider one may still admit fewer rows there than asked for.
+      if (partitionedFilter && !narrow && found.length < Math.ceil(limit * ANN_OVERFETCH)) found = await search(undefined);
+      const rows = found.map((row) => ({ row, cosine: dot(vector, row.vector) }));
       return rows.sort((a, b) => b.cosine - a.cosine || (a.row.id < b.row.id ? -1 : 1)).slice(0, limit);
     },
 
@@ -149,6 +162,19 @@ function candidateRows(batch: ArrowTable, full: boolean, decoded: LRUCache<strin
     rows.push(descriptions ? { ...row, job_description: String(descriptions.get(i) ?? "") } : row);
   }
   return rows;
+}
+
+/**
+ * The `limit` nearest rows' candidate columns: exact without an index (`distance` undefined), else
+ * 1.4× as many from the index. A partitioned index (large tables) was trained on l2, which ranks unit
+ * vectors as dot does; ef drives HNSW, nprobes a partitioned index, each ignored by the other kind.
+ */
+function nearestRows(table: lancedb.Table, vector: Float32Array, where: string | undefined, limit: number, full: boolean, distance: IndexDistance | undefined): Promise<ArrowTable> {
+  const fetch = distance === undefined ? limit : Math.ceil(limit * ANN_OVERFETCH);
+  let query = table.query().nearestTo(vector).distanceType(distance ?? "dot").select([...candidateColumns(full), "_distance"]).limit(fetch);
+  query = distance === undefined ? query.bypassVectorIndex() : query.ef(fetch * 2).nprobes(where === undefined ? ANN_NPROBES : ANN_NPROBES_FILTERED);
+  if (where !== undefined) query = query.where(where);
+  return query.toArrow() as Promise<ArrowTable>;
 }
 
 /** Candidates from memory with their descriptions read from the table, for full detail (one query). */
