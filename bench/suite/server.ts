@@ -76,7 +76,7 @@ export async function spawnBenchServer(dataDir: string, apiKey: string, env: Rec
   const readyLine = log.text.split("\n").find((line) => line.includes('"msg":"ready"'));
   const readyMs = readyLine ? Number(JSON.parse(readyLine).ms) : Number.NaN;
   // Load runs measure the steady state: searches answered from memory (server/memory/), once it is built.
-  const hotPathMs = await waitForHotPath(log, proc, started);
+  const hotPathMs = await waitForHotPath(log, proc, started, Number(env.SERVER_PROCESSES ?? 1));
   return {
     hotPathMs,
     pid: proc.pid,
@@ -123,11 +123,14 @@ export function readRssMb(pid: number): number {
 
 // --- internal ---
 
-/** Waits (up to 120 s) for the server's "hot_path" line: the time from spawn, or NaN when the path is off or skipped. */
-async function waitForHotPath(log: { text: string }, proc: { exitCode: number | null }, started: number): Promise<number> {
+/**
+ * Waits (up to 120 s) for the "hot_path" line of each of the server's `processes` (each builds its own
+ * copy): the time from spawn, or NaN when the path is off or skipped.
+ */
+async function waitForHotPath(log: { text: string }, proc: { exitCode: number | null }, started: number, processes: number): Promise<number> {
   while (performance.now() - started < 120_000 && proc.exitCode === null) {
-    const line = log.text.split("\n").find((l) => l.includes('"msg":"hot_path"'));
-    if (line !== undefined) return "version" in JSON.parse(line) ? performance.now() - started : Number.NaN;
+    const lines = log.text.split("\n").filter((l) => l.includes('"msg":"hot_path"'));
+    if (lines.length >= processes) return "version" in JSON.parse(lines[0]!) ? performance.now() - started : Number.NaN;
     if (process.env.HOT_PATH_MAX_POSTINGS === "0") return Number.NaN;
     await Bun.sleep(50);
   }
