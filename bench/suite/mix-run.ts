@@ -53,10 +53,11 @@ export async function measureMix(
         check = await checkBodies(server.url, apiKey, sample);
       }
       step(`mix, result cache off, ${processes} server process${processes > 1 ? "es" : ""}: ${plan.loadSeconds} s at concurrency ${MIX_CONNECTIONS}`);
+      // /metrics answers from the process that took the connection: with two, wrk's answers count the searches.
+      const counted = processes === 1 ? { searches: () => searchCount(server.url), settle: () => searchesSettled(server.url) } : {};
       runs.push(await measureLoad(searchTarget(server.url, apiKey, bodies), plan.loadSeconds, {
         cpuMs: () => processTreeCpuMs(server.pid),
-        searches: () => searchCount(server.url),
-        settle: () => searchesSettled(server.url),
+        ...counted,
         rss: server.rssMb,
       }));
     } finally {
