@@ -1,6 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { mkdtempSync, rmSync } from "node:fs";
+import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { loadConfig, type Config } from "../server/config.ts";
@@ -146,4 +147,32 @@ export async function postSearch<T = Record<string, any>>(t: { url: string; apiK
     body: JSON.stringify(body),
   });
   return { status: response.status, body: (await response.json()) as T };
+}
+
+/**
+ * A POST /v1/search whose headers are sent now and whose body only when `finish` is called: a request
+ * in flight (holding its key's slot) for as long as the test wants.
+ */
+export async function slowSearch(url: string, key: string, query: object = { q: "backend engineer", top_k: 5 }) {
+  const { hostname, port } = new URL(url);
+  const body = JSON.stringify(query);
+  const socket: Socket = await new Promise((resolve, reject) => {
+    const s = connect(Number(port), hostname, () => resolve(s)).on("error", reject);
+  });
+  let received = "";
+  socket.on("data", (chunk) => (received += chunk.toString()));
+  socket.on("error", () => {});
+  const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+  socket.write(
+    `POST /v1/search HTTP/1.1\r\nHost: ${hostname}:${port}\r\ncontent-type: application/json\r\n` +
+      `x-api-key: ${key}\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n`,
+  );
+  return {
+    async finish() {
+      if (!socket.destroyed) socket.write(body);
+      await closed;
+      return { status: Number(/^HTTP\/1\.1 (\d+)/.exec(received)?.[1]), body: received.slice(received.indexOf("\r\n\r\n") + 4) };
+    },
+    closed,
+  };
 }

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { loadConfig } from "../server/config.ts";
 import { writeLock } from "../server/store/write-lease.ts";
 import { fixturePostings } from "./fixtures/postings.ts";
-import { runCli, spawnServer, tempDir } from "./helpers.ts";
+import { runCli, slowSearch, spawnServer, tempDir } from "./helpers.ts";
 import { startRedis, type TestRedis } from "./redis.ts";
 
 /*
@@ -114,7 +113,7 @@ test("requests in flight are limited per key across both processes, and the slot
   try {
     // SLOTS requests whose bodies wait: they take every slot, wherever the kernel sent them.
     const held = [];
-    for (let i = 0; i < SLOTS; i++) held.push(await slowSearch(cluster.url, key));
+    for (let i = 0; i < SLOTS; i++) held.push(await slowSearch(cluster.url, key, { q: "engineer", top_k: 1 }));
     await Bun.sleep(300);
     const refused = await Promise.all(Array.from({ length: 12 }, () => search(cluster.url, key)));
     expect(refused.map((a) => a.status)).toEqual(Array(12).fill(429));
@@ -244,27 +243,6 @@ async function expectOneLimit(cluster: Cluster, key: string): Promise<void> {
   const servedBy = (status: number) => cluster.pidsOf(answers.filter((a) => a.status === status).map((a) => a.requestId));
   expect((await servedBy(200)).size).toBe(2);
   expect((await servedBy(429)).size).toBe(2);
-}
-
-/** A POST /v1/search whose body is sent only by `finish`: it holds a slot in flight until then. */
-async function slowSearch(url: string, key: string) {
-  const { hostname, port } = new URL(url);
-  const body = JSON.stringify({ q: "engineer", top_k: 1 });
-  const socket: Socket = await new Promise((resolve, reject) => {
-    const s = connect(Number(port), hostname, () => resolve(s)).on("error", reject);
-  });
-  let received = "";
-  socket.on("data", (chunk) => (received += chunk.toString()));
-  socket.on("error", () => {});
-  const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
-  socket.write(`POST /v1/search HTTP/1.1\r\nHost: ${hostname}\r\ncontent-type: application/json\r\nx-api-key: ${key}\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n`);
-  return {
-    async finish() {
-      if (!socket.destroyed) socket.write(body);
-      await closed;
-      return { status: Number(/^HTTP\/1\.1 (\d+)/.exec(received)?.[1]) };
-    },
-  };
 }
 
 function alive(pid: number): boolean {

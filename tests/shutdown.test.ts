@@ -1,7 +1,6 @@
 import { afterAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
-import { connect, type Socket } from "node:net";
-import { runCli, spawnServer, tempDir } from "./helpers.ts";
+import { runCli, slowSearch, spawnServer, tempDir } from "./helpers.ts";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -15,33 +14,6 @@ async function serverWithKey() {
   const { key } = JSON.parse(created.stdout) as { key: string };
   const server = await spawnServer(dataDir, { DEMO_DATA: "false", LOG_FORMAT: "json" });
   return { server, key, url: server.ready.url as string };
-}
-
-/**
- * A POST /v1/search whose headers are sent now and whose body only when `finish` is called:
- * a request in flight for as long as the test wants.
- */
-async function slowSearch(url: string, key: string) {
-  const { hostname, port } = new URL(url);
-  const body = JSON.stringify({ q: "backend engineer", top_k: 5 });
-  const socket: Socket = await new Promise((resolve, reject) => {
-    const s = connect(Number(port), hostname, () => resolve(s)).on("error", reject);
-  });
-  let received = "";
-  socket.on("data", (chunk) => (received += chunk.toString()));
-  const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
-  socket.write(
-    `POST /v1/search HTTP/1.1\r\nHost: ${hostname}:${port}\r\ncontent-type: application/json\r\n` +
-      `x-api-key: ${key}\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n`,
-  );
-  return {
-    async finish() {
-      socket.write(body);
-      await closed;
-      return { status: Number(/^HTTP\/1\.1 (\d+)/.exec(received)?.[1]), body: received.slice(received.indexOf("\r\n\r\n") + 4) };
-    },
-    closed,
-  };
 }
 
 async function restOf(stream: ReadableStream<Uint8Array>): Promise<string> {
