@@ -52,7 +52,10 @@ export async function measureMix(
         step(`mix: checking ${sample.length} of ${bodies.length} bodies answer 200 (result cache off)`);
         check = await checkBodies(server.url, apiKey, sample);
       }
-      step(`mix, result cache off, ${processes} server process${processes > 1 ? "es" : ""}: ${plan.loadSeconds} s at concurrency ${MIX_CONNECTIONS}`);
+      // Each process decodes postings, builds filter selections and the spelling index as searches first need
+      // them: every server gets the same warm-up on the mix before it is measured.
+      step(`mix, result cache off, ${processes} server process${processes > 1 ? "es" : ""}: ${plan.loadSeconds} s warm-up, then ${plan.loadSeconds} s at concurrency ${MIX_CONNECTIONS}`);
+      await runWrk(searchTarget(server.url, apiKey, bodies), MIX_CONNECTIONS, plan.loadSeconds);
       // /metrics answers from the process that took the connection: with two, wrk's answers count the searches.
       const counted = processes === 1 ? { searches: () => searchCount(server.url), settle: () => searchesSettled(server.url) } : {};
       runs.push(await measureLoad(searchTarget(server.url, apiKey, bodies), plan.loadSeconds, {
