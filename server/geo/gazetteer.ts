@@ -62,10 +62,11 @@ function index(all: City[]): Map<string, City[]> {
     map.set(key, list);
   };
   for (const city of all) {
-    add(nameKey(city.name), city);
+    const key = nameKey(city.name);
+    add(key, city);
     // The short name people use: "New York" for New York City, "Frankfurt" for Frankfurt am Main.
     const short = nameKey(city.name.replace(/ City$/, "").replace(/ (am|an der|im|ob der) .+$/, ""));
-    if (short !== nameKey(city.name)) add(short, city);
+    if (short !== key) add(short, city);
   }
   for (const list of map.values()) list.sort((a, b) => b.population - a.population);
   return map;

@@ -22,11 +22,11 @@ export function vectorIndexPresence(table: lancedb.Table): () => Promise<IndexDi
 }
 
 /** The ANN index, the table's indexes and statistics (see StoreAdmin). */
-export function createAdmin(table: lancedb.Table, location: TableLocation, hasVectorIndex: () => Promise<IndexDistance | undefined>): StoreAdmin {
+export function createAdmin(table: lancedb.Table, location: TableLocation, vectorIndex: () => Promise<IndexDistance | undefined>): StoreAdmin {
   let indexStateCache: { version: number; state: VectorIndexState | undefined } | undefined;
   return {
     async ensureVectorIndex(minRows) {
-      if ((await hasVectorIndex()) !== undefined || (await table.countRows()) < minRows) return false;
+      if ((await vectorIndex()) !== undefined || (await table.countRows()) < minRows) return false;
       await createVectorIndex(table, false);
       return true;
     },
@@ -35,7 +35,7 @@ export function createAdmin(table: lancedb.Table, location: TableLocation, hasVe
       // Looked up once per table version: LanceDB logs a warning with every indexStats() call.
       const version = await table.version();
       if (indexStateCache?.version !== version) {
-        const stats = (await hasVectorIndex()) !== undefined ? await table.indexStats(VECTOR_INDEX_NAME) : undefined;
+        const stats = (await vectorIndex()) !== undefined ? await table.indexStats(VECTOR_INDEX_NAME) : undefined;
         const state = stats && { indexedRows: stats.numIndexedRows, unindexedRows: stats.numUnindexedRows, segments: stats.numIndices ?? 1 };
         indexStateCache = { version, state };
       }

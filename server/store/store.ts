@@ -272,13 +272,13 @@ async function createStore(db: lancedb.Connection, table: lancedb.Table, locatio
   const termStats = termStatsReader(sideFile(location, TERM_STATS_FILE));
   // Missing or unreadable statistics only make ranking weigh words equally until the next look.
   await termStats.refresh().catch(() => {});
-  const hasVectorIndex = vectorIndexPresence(table);
+  const vectorIndex = vectorIndexPresence(table);
   return {
     table,
     location,
-    ...createReader(table, termStats, hasVectorIndex, hot),
+    ...createReader(table, termStats, vectorIndex, hot),
     ...createWriter(table, location, termStats),
-    ...createAdmin(table, location, hasVectorIndex),
+    ...createAdmin(table, location, vectorIndex),
     close() {
       table.close();
       db.close();
