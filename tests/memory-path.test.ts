@@ -1,3 +1,4 @@
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readRecords } from "../server/ingest/read.ts";
 import { openStore, type JobStore } from "../server/store/store.ts";
@@ -145,7 +146,8 @@ describe("the in-memory path", () => {
   });
 
   test("an empty table is held too, and a search of it finds nothing", async () => {
-    const empty = await openStore({ dataDir: tempDir("jobsearch-empty-"), modelId: t.server.embedder.modelId, dimension: t.server.embedder.dimension, hotPath: hotPathUpTo(100) });
+    const emptyDir = tempDir("jobsearch-empty-");
+    const empty = await openStore({ dataDir: emptyDir, modelId: t.server.embedder.modelId, dimension: t.server.embedder.dimension, hotPath: hotPathUpTo(100) });
     try {
       await empty.warm();
       expect(empty.hotPath()).toMatchObject({ postings: 0 });
@@ -154,6 +156,7 @@ describe("the in-memory path", () => {
       expect(await empty.nearest(vector, { remote: true }, 10, false)).toEqual([]);
     } finally {
       empty.close();
+      rmSync(emptyDir, { recursive: true, force: true });
     }
   });
 });
