@@ -13,7 +13,7 @@
 import { rankCandidates, type Ranked } from "../server/search/search.ts";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { FEATURE_NAMES, FIRST_PASS_NAMES, SCORE_FEATURES } from "../server/relevance/ranking.ts";
+import { FEATURE_NAMES, FIRST_PASS_NAMES, SCORE_FEATURES } from "../server/rank/ranking.ts";
 import { ABSENT_QUERIES, absentFromTitles } from "./relevance/absent-queries.ts";
 import { openEvalData } from "./relevance/dataset.ts";
 import { isRelevant } from "./relevance/judge.ts";

@@ -10,7 +10,7 @@ import { Readable } from "node:stream";
 import { genericMapper, normalizeDateTime, parseColumnMap } from "../server/ingest/columns.ts";
 import { parseCsv, readCsvHeader, readCsvRecords, type CsvRow } from "../server/ingest/csv.ts";
 import { formatSalary, isJobSpyHeader, JOBSPY_SIGNATURE, mapJobSpyRow } from "../server/ingest/jobspy.ts";
-import { countryCode, parseLocation, usState } from "../server/ingest/location.ts";
+import { countryCode, parseLocation, usState } from "../server/places/location.ts";
 import { detectFormat, readRecords } from "../server/ingest/read.ts";
 import { validateRecord } from "../server/ingest/validate.ts";
 import { ROOT, runCli, startTestServer, tempDir, type TestServer } from "./helpers.ts";

@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readRecords } from "../server/ingest/read.ts";
 import { openStore, type JobStore } from "../server/store/store.ts";
-import { hotPathUpTo } from "../server/memory/hot-path.ts";
+import { hotPathUpTo } from "../server/memory/holder.ts";
 import type { SearchFilters } from "../shared/search.ts";
 import { searchJobs } from "../server/search/search.ts";
 import { parseSearchRequest } from "../shared/search.ts";

@@ -1,4 +1,4 @@
-import { hotPathUpTo } from "../../server/memory/hot-path.ts";
+import { hotPathUpTo } from "../../server/memory/holder.ts";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadConfig, type Config } from "../../server/config.ts";

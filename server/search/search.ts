@@ -3,18 +3,18 @@ import type { JobResult } from "../../shared/job.ts";
 import { FACET_DEPTH, type FacetCounts, type QueryEcho, type SearchRequest } from "../../shared/search.ts";
 import type { Embedder } from "../embedding/embedder.ts";
 import type { ResultCache } from "../cache/result-cache.ts";
-import { analyzeQuery } from "../relevance/query-understanding.ts";
-import { addDataEvidence, addFeedback, calibratedScore, features, fusedScore, rankingQuery, type Features } from "../relevance/ranking.ts";
+import { analyzeQuery } from "../understand/occupations.ts";
+import { addDataEvidence, addFeedback, calibratedScore, features, fusedScore, rankingQuery, type Features } from "../rank/ranking.ts";
 import type { CandidateRow, JobStore } from "../store/store.ts";
 import { countFacets } from "./facets.ts";
 import { collapseReposts, toResult, withoutPosting } from "./page.ts";
 import { understandRequest } from "./understood.ts";
 import { idf } from "../store/term-stats.ts";
 import { OCCUPATIONS } from "../relevance/knowledge/occupations.ts";
-import { foldedWords, hasCjk } from "../relevance/text.ts";
-import { dot } from "../relevance/vector.ts";
+import { foldedWords, hasCjk } from "../text/fold.ts";
+import { dot } from "../embedding/vector.ts";
 import { withTimeout } from "../timeout.ts";
-import { MIN_CANDIDATES, NAMED_JOB_CONFIDENCE, STRONG_EXPANSION_WEIGHT } from "../relevance/tuning.ts";
+import { MIN_CANDIDATES, NAMED_JOB_CONFIDENCE, STRONG_EXPANSION_WEIGHT } from "../rank/tuning.ts";
 
 export interface SearchDeps {
   store: JobStore;

@@ -1,7 +1,7 @@
 import { parseSearchRequest, PLAUSIBLE_SCORE, readFilters, type QueryEcho, type SearchRequest } from "../../shared/search.ts";
 import type { JobResult } from "../../shared/job.ts";
 import type { JobStore } from "../store/store.ts";
-import { nameKey } from "../relevance/text.ts";
+import { nameKey } from "../text/fold.ts";
 import { understandQuery } from "../understand/understand.ts";
 
 /*

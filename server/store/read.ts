@@ -1,8 +1,8 @@
 import * as lancedb from "@lancedb/lancedb";
 import type { Table as ArrowTable } from "apache-arrow";
 import { LRUCache } from "lru-cache";
-import { rowTerms, type RankingTerms } from "../relevance/ranking.ts";
-import { dot } from "../relevance/vector.ts";
+import { rowTerms, type RankingTerms } from "../rank/ranking.ts";
+import { dot } from "../embedding/vector.ts";
 import { buildWhere, idIn } from "./filter.ts";
 import type { IndexDistance } from "./indexes.ts";
 import type { FilterValues } from "../../shared/search.ts";
@@ -10,7 +10,7 @@ import { readCountries, readFilterValues, readPosting } from "./postings.ts";
 import { CANDIDATE_COLUMNS } from "./schema.ts";
 import type { CandidateRow, Facets, JobRow, KeywordQuery, StoreReader, VersionCache } from "./store.ts";
 import type { termStatsReader } from "./term-stats.ts";
-import { ANN_EXACT_FILTER_ROWS, ANN_MAX_LIMIT, ANN_NPROBES, ANN_NPROBES_FILTERED, ANN_OVERFETCH, STRONG_EXPANSION_WEIGHT, TITLE_BOOST } from "../relevance/tuning.ts";
+import { ANN_EXACT_FILTER_ROWS, ANN_MAX_LIMIT, ANN_NPROBES, ANN_NPROBES_FILTERED, ANN_OVERFETCH, STRONG_EXPANSION_WEIGHT, TITLE_BOOST } from "../rank/tuning.ts";
 
 /**
  * The searches' view of the table: nearest vectors and keyword matches among the postings a filter

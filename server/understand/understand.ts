@@ -1,13 +1,13 @@
 import type { SearchFilters } from "../../shared/search.ts";
 import { OCCUPATIONS } from "../relevance/knowledge/occupations.ts";
 import { MODIFIER_WORDS } from "../relevance/knowledge/words.ts";
-import { fold, hasCjk } from "../relevance/text.ts";
+import { fold, hasCjk } from "../text/fold.ts";
 import type { Facets } from "../store/store.ts";
 import type { TermStats } from "../store/term-stats.ts";
 import { findConditions } from "./conditions.ts";
 import { findDates } from "./dates.ts";
 import { withoutOverlaps, type Finding } from "./finding.ts";
-import { findPlaces, placeIndex } from "./places.ts";
+import { findPlaces, placeIndex } from "../places/in-query.ts";
 import { correctSpelling } from "./spelling.ts";
 
 /*

@@ -1,7 +1,7 @@
-import { cjkBigrams, foldedWords } from "./text.ts";
-import { dot } from "./vector.ts";
+import { cjkBigrams, foldedWords } from "../text/fold.ts";
+import { dot } from "../embedding/vector.ts";
 import { FEEDBACK_DEPTH } from "./tuning.ts";
-import FITTED from "./ranking-weights.json" with { type: "json" };
+import FITTED from "./weights.json" with { type: "json" };
 
 /** What a query contributes to ranking: its own words, weighted extra words, and CJK pairs. */
 export interface RankingQuery {

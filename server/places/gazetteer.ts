@@ -1,4 +1,4 @@
-import { nameKey } from "../relevance/text.ts";
+import { nameKey } from "../text/fold.ts";
 import { CJK_CITY_NAMES } from "./cjk-city-names.ts";
 
 /*

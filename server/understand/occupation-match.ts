@@ -1,6 +1,6 @@
-import { matchChineseTitles } from "./cjk-match.ts";
+import { matchChineseTitles } from "./cjk-titles.ts";
 import { pairs, type OccupationIndex } from "./occupation-index.ts";
-import { BESIDE_NAMED, FULL_STRENGTH, MAX_TITLE_WORDS, MIN_CONFIDENCE, MIN_RELATIVE, NAMED_FLOOR, NAMING_MASS, TIE, UNNAMED } from "./tuning.ts";
+import { BESIDE_NAMED, FULL_STRENGTH, MAX_TITLE_WORDS, MIN_CONFIDENCE, MIN_RELATIVE, NAMED_FLOOR, NAMING_MASS, TIE, UNNAMED } from "../rank/tuning.ts";
 
 export interface OccupationMatch {
   /** Position in the index's occupation list. */

@@ -1,8 +1,8 @@
-import type { Occupation } from "./knowledge/occupations.ts";
-import { compactText, contentKeys, keptTokens, queryTokens } from "./normalize.ts";
-import { fold, hasCjk } from "./text.ts";
-import { SMOOTHING } from "./tuning.ts";
-import { EVERYDAY_WORDS } from "./knowledge/words.ts";
+import type { Occupation } from "../relevance/knowledge/occupations.ts";
+import { compactText, contentKeys, keptTokens, queryTokens } from "../text/query-tokens.ts";
+import { fold, hasCjk } from "../text/fold.ts";
+import { SMOOTHING } from "../rank/tuning.ts";
+import { EVERYDAY_WORDS } from "../relevance/knowledge/words.ts";
 
 export interface Posting {
   /** An occupation, or one of its texts (a title, phrase or skill), by position. */

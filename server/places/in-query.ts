@@ -1,7 +1,7 @@
-import { CJK_CITY_NAMES } from "../geo/cjk-city-names.ts";
-import { nameKey } from "../relevance/text.ts";
+import { CJK_CITY_NAMES } from "./cjk-city-names.ts";
+import { nameKey } from "../text/fold.ts";
 import type { Facets } from "../store/store.ts";
-import type { Finding } from "./finding.ts";
+import type { Finding } from "../understand/finding.ts";
 
 /*
  * Cities and countries named in a query. Cities are those of the data, by their own name, an

@@ -5,9 +5,9 @@ import type { SearchFilters } from "../../shared/search.ts";
 import { rowTests, type FilterColumns } from "../store/filter.ts";
 import type { CandidateRow, KeywordQuery, VersionView } from "../store/store.ts";
 import { decodeCandidate } from "../store/read.ts";
-import { STRONG_EXPANSION_WEIGHT, TITLE_BOOST } from "../relevance/tuning.ts";
+import { STRONG_EXPANSION_WEIGHT, TITLE_BOOST } from "../rank/tuning.ts";
 import { FieldBuilder, fieldBytes, scoreField, type FieldIndex } from "./bm25.ts";
-import { lanceTokens, whitespaceTokens } from "./tokens.ts";
+import { lanceTokens, whitespaceTokens } from "../text/lance-tokens.ts";
 import { indexVectors, nearestRows, TopK, type VectorIndex } from "./vectors.ts";
 
 /*

@@ -4,7 +4,7 @@
  * the format it was loaded with, and opening it with another asks for a reload (store.ts), so stored
  * and query terms never drift apart. Change it with any change here.
  */
-import { IRREGULAR, KEEP_E } from "./knowledge/words.ts";
+import { IRREGULAR, KEEP_E } from "../relevance/knowledge/words.ts";
 export const TEXT_FORMAT = "text-2";
 
 /** Han, Hiragana, Katakana and Hangul: scripts written without spaces between words (a regex class body). */
