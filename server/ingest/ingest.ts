@@ -3,7 +3,7 @@ import type { JobResult, ValidJobRecord } from "../../shared/job.ts";
 import { parseDateTime } from "../../shared/time.ts";
 import type { Embedder } from "../embedding/embedder.ts";
 import type { StoredJob } from "../store/schema.ts";
-import { rankingTerms } from "../rank/ranking.ts";
+import { rankingTerms } from "../text/rank-terms.ts";
 import type { JobStore } from "../store/store.ts";
 import { updateVectorIndex, VECTOR_INDEX_MIN_ROWS, type IndexUpdate, type IndexWork } from "../store/index-maintenance.ts";
 import { writeLock, type LeaseHolder, type WriteLease, type WriteLock } from "../store/write-lease.ts";

@@ -1,6 +1,6 @@
 import type * as lancedb from "@lancedb/lancedb";
 import type { SideFile } from "./table-location.ts";
-import { splitRankTerms } from "../rank/ranking.ts";
+import { splitRankTerms } from "../text/rank-terms.ts";
 import { foldedWords } from "../text/fold.ts";
 
 /** The file's name beside the table. */

@@ -13,11 +13,6 @@ const CJK = new RegExp(`[${CJK_CLASS}]`, "u");
 const CJK_RUN = new RegExp(`[${CJK_CLASS}]+`, "gu");
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}+#]*(?:\.[\p{L}\p{N}]+)*[+#]*/gu;
 
-/** A name as people compare names: accents and case aside, spaces folded ("Zürich " → "zurich"). */
-export function nameKey(text: string): string {
-  return text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/\s+/g, " ").trim();
-}
-
 export function hasCjk(text: string): boolean {
   return CJK.test(text);
 }

@@ -1,7 +1,6 @@
 import type { Occupation } from "../relevance/knowledge/occupations.ts";
 import { compactText, contentKeys, keptTokens, queryTokens } from "../text/query-tokens.ts";
 import { fold, hasCjk } from "../text/fold.ts";
-import { SMOOTHING } from "../rank/tuning.ts";
 import { EVERYDAY_WORDS } from "../relevance/knowledge/words.ts";
 
 export interface Posting {
@@ -94,6 +93,9 @@ export function pairs(keys: string[]): string[] {
 }
 
 // --- internal ---
+
+/** Added to every document frequency: a word in one phrase of one entry is rare here, not necessarily telling. */
+const SMOOTHING = 1;
 
 const FIELD_WEIGHT = { title: 1, skill: 0.8, phrase: 0.7 } as const;
 
