@@ -3,7 +3,9 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import { isObjectStore, type TableLocation } from "./store/table-location.ts";
 import { VECTOR_INDEX_MIN_ROWS } from "./store/index-maintenance.ts";
-import { HOT_PATH_MAX_POSTINGS } from "./memory/holder.ts";
+
+/** The in-memory copy's default bound: ~300k postings of the shared data's kind take ~2 GB in memory (docs/performance.md). */
+const MEMORY_COPY_MAX_POSTINGS = 300_000;
 
 /** A slot in flight stays taken in Redis for SEARCH_TIMEOUT_MS plus this when its process dies holding it. */
 const SLOT_LEASE_MARGIN_MS = 120_000;
@@ -46,7 +48,7 @@ const ConfigSchema = z.object({
   READ_CONSISTENCY_MS: z.coerce.number().int().min(0).default(1000),
   /** From this many postings on, the server builds an ANN index on the vectors in the background. */
   VECTOR_INDEX_MIN_ROWS: z.coerce.number().int().min(1).default(VECTOR_INDEX_MIN_ROWS),
-  HOT_PATH_MAX_POSTINGS: z.coerce.number().int().min(0).default(HOT_PATH_MAX_POSTINGS),
+  HOT_PATH_MAX_POSTINGS: z.coerce.number().int().min(0).default(MEMORY_COPY_MAX_POSTINGS),
   /** Memory for repeated searches' pages (MB); 0 = no cache. */
   SEARCH_CACHE_MB: z.coerce.number().min(0).default(64),
   /** Largest body /v1/search and /mcp read (bytes); beyond it 413 PAYLOAD_TOO_LARGE, without reading on. */
@@ -112,7 +114,7 @@ export interface Config {
   readConsistencyMs: number;
   vectorIndexMinRows: number;
   /** Tables with up to this many postings are searched in memory (server/memory/); 0 = always LanceDB. */
-  hotPathMaxPostings: number;
+  memoryCopyMaxPostings: number;
   /** Bytes for the result cache; 0 = off. */
   searchCacheBytes: number;
   limits: {
@@ -178,7 +180,7 @@ export function loadConfig(env: Record<string, string | undefined> = Bun.env): C
     demoData: c.DEMO_DATA,
     readConsistencyMs: c.READ_CONSISTENCY_MS,
     vectorIndexMinRows: c.VECTOR_INDEX_MIN_ROWS,
-    hotPathMaxPostings: c.HOT_PATH_MAX_POSTINGS,
+    memoryCopyMaxPostings: c.HOT_PATH_MAX_POSTINGS,
     searchCacheBytes: Math.round(c.SEARCH_CACHE_MB * 1024 * 1024),
     limits: { maxBodyBytes: c.MAX_BODY_BYTES, searchTimeoutMs: c.SEARCH_TIMEOUT_MS, idleTimeoutSeconds: c.IDLE_TIMEOUT_S },
     logLevel: c.LOG_LEVEL,

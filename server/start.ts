@@ -14,7 +14,7 @@ import { maintainVectorIndex } from "./store/index-maintenance.ts";
 import { createResultCache } from "./cache/result-cache.ts";
 import { openStore, type JobStore } from "./store/store.ts";
 import { prepareUnderstanding } from "./search/echo.ts";
-import { hotPathUpTo } from "./memory/holder.ts";
+import { memoryCopyUpTo } from "./memory/holder.ts";
 
 /** The largest body Bun accepts on any route (OAuth forms included). */
 const BODY_BACKSTOP_BYTES = 1024 * 1024;
@@ -55,7 +55,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
     ...(config.table.storageOptions ? { storageOptions: config.table.storageOptions } : {}),
     model: loading,
     readConsistencyMs: config.readConsistencyMs,
-    hotPath: hotPathUpTo(config.hotPathMaxPostings),
+    memoryCopy: memoryCopyUpTo(config.memoryCopyMaxPostings),
   }).then(async (store) => {
     // The places of the data, read before the first search rather than during it.
     await prepareUnderstanding({ store });
@@ -74,7 +74,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   const cache = config.searchCacheBytes > 0 ? createResultCache(config.searchCacheBytes) : undefined;
   // Searches are answered from memory once the table is read in; LanceDB answers them until then.
   const warmStarted = performance.now();
-  void store.warm().then(() => log.info("hot_path", { ...store.hotPath(), ms: Math.round(performance.now() - warmStarted) }));
+  void store.warm().then(() => log.info("hot_path", { ...store.memoryCopy(), ms: Math.round(performance.now() - warmStarted) }));
   const app = createApp({
     config, store, embedder, cache, keys, log, limiter, oauth, verifyBearer: oauth.verifyBearer, indexBuilding: indexing?.building,
   });

@@ -3,7 +3,7 @@ import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readRecords } from "../server/ingest/read.ts";
 import { openStore, type JobStore } from "../server/store/store.ts";
-import { hotPathUpTo } from "../server/memory/holder.ts";
+import { memoryCopyUpTo } from "../server/memory/holder.ts";
 import type { SearchFilters } from "../shared/search.ts";
 import { searchJobs } from "../server/search/search.ts";
 import { parseSearchRequest } from "../shared/search.ts";
@@ -76,7 +76,7 @@ test("the vector kernel is its source, compiled (server/memory/dot.wat)", async 
 
 describe("the in-memory path", () => {
   test("holds the table's current version", async () => {
-    expect(hot.hotPath()).toMatchObject({ version: await hot.version(), postings: sample.length });
+    expect(hot.memoryCopy()).toMatchObject({ version: await hot.version(), postings: sample.length });
   });
 
   test("admits exactly the postings LanceDB's predicate admits, nearest first", async () => {
@@ -129,16 +129,16 @@ describe("the in-memory path", () => {
     const during = await searchJobs({ store: hot, embedder: t.server.embedder }, request);
     expect(during.results.map((r) => r.id)).not.toContain(gone);
     await hot.warm();
-    expect(hot.hotPath()).toMatchObject({ version: await hot.version(), postings: sample.length - 1 });
+    expect(hot.memoryCopy()).toMatchObject({ version: await hot.version(), postings: sample.length - 1 });
     const after = await searchJobs({ store: hot, embedder: t.server.embedder }, request);
     expect(after.results.map((r) => r.id)).not.toContain(gone);
   });
 
   test("a table over the bound is not held: LanceDB answers", async () => {
-    const bounded = await openStore({ dataDir: t.dataDir, modelId: t.server.embedder.modelId, dimension: t.server.embedder.dimension, hotPath: hotPathUpTo(100) });
+    const bounded = await openStore({ dataDir: t.dataDir, modelId: t.server.embedder.modelId, dimension: t.server.embedder.dimension, memoryCopy: memoryCopyUpTo(100) });
     try {
       await bounded.warm();
-      expect(bounded.hotPath()).toEqual({ skipped: expect.stringContaining("HOT_PATH_MAX_POSTINGS 100") });
+      expect(bounded.memoryCopy()).toEqual({ skipped: expect.stringContaining("HOT_PATH_MAX_POSTINGS 100") });
       const vector = await t.server.embedder.embedQuery("nurse");
       expect((await bounded.nearest(vector, {}, 10, false)).length).toBe(10);
     } finally {
@@ -148,10 +148,10 @@ describe("the in-memory path", () => {
 
   test("an empty table is held too, and a search of it finds nothing", async () => {
     const emptyDir = tempDir("jobsearch-empty-");
-    const empty = await openStore({ dataDir: emptyDir, modelId: t.server.embedder.modelId, dimension: t.server.embedder.dimension, hotPath: hotPathUpTo(100) });
+    const empty = await openStore({ dataDir: emptyDir, modelId: t.server.embedder.modelId, dimension: t.server.embedder.dimension, memoryCopy: memoryCopyUpTo(100) });
     try {
       await empty.warm();
-      expect(empty.hotPath()).toMatchObject({ postings: 0 });
+      expect(empty.memoryCopy()).toMatchObject({ postings: 0 });
       const vector = await t.server.embedder.embedQuery("nurse");
       expect(await empty.nearest(vector, {}, 10, false)).toEqual([]);
       expect(await empty.nearest(vector, { remote: true }, 10, false)).toEqual([]);

@@ -1,4 +1,4 @@
-import { hotPathUpTo } from "../../server/memory/holder.ts";
+import { memoryCopyUpTo } from "../../server/memory/holder.ts";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadConfig, type Config } from "../../server/config.ts";
@@ -61,7 +61,7 @@ export async function openEvalData(env: Record<string, string | undefined>, opti
     if (built !== undefined) console.error(`the ingest code changed since ${config.dataDir} was built: rebuilding it`);
     rmSync(config.dataDir, { recursive: true, force: true });
   }
-  const store = await openStore({ dataDir: config.dataDir, modelId: embedder.modelId, dimension: embedder.dimension, hotPath: hotPathUpTo(config.hotPathMaxPostings) });
+  const store = await openStore({ dataDir: config.dataDir, modelId: embedder.modelId, dimension: embedder.dimension, memoryCopy: memoryCopyUpTo(config.memoryCopyMaxPostings) });
   if ((await store.count()) !== records.length) {
     console.error(`ingesting ${SHARED_DATA} into ${config.dataDir} (one time, ~20 s)`);
     console.error(formatSummary(await ingestFile({ store, embedder }, SHARED_DATA)));
@@ -77,7 +77,7 @@ export async function openEvalData(env: Record<string, string | undefined>, opti
 /** DATA_DIR's table when it holds exactly the shared postings with this model; undefined otherwise, untouched. */
 async function openIfComplete(config: Config, embedder: Embedder, expected: number): Promise<JobStore | undefined> {
   if (!existsSync(join(config.dataDir, `${TABLE_NAME}.lance`))) return undefined;
-  const store = await openStore({ dataDir: config.dataDir, modelId: embedder.modelId, dimension: embedder.dimension, hotPath: hotPathUpTo(config.hotPathMaxPostings) }).catch(
+  const store = await openStore({ dataDir: config.dataDir, modelId: embedder.modelId, dimension: embedder.dimension, memoryCopy: memoryCopyUpTo(config.memoryCopyMaxPostings) }).catch(
     (error: unknown) => {
       console.error(`not using ${config.dataDir}: ${error instanceof Error ? error.message : error}`);
       return undefined;

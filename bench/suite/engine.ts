@@ -1,4 +1,4 @@
-import { hotPathUpTo } from "../../server/memory/holder.ts";
+import { memoryCopyUpTo } from "../../server/memory/holder.ts";
 import { loadConfig } from "../../server/config.ts";
 import { loadEmbedder } from "../../server/embedding/embedder.ts";
 import { searchJobs } from "../../server/search/search.ts";
@@ -33,7 +33,7 @@ const CASES: Array<{ name: string; filters: Record<string, unknown>; detail: "su
 export async function measureEngine(dataDir: string, rounds: number): Promise<EngineResult> {
   const config = loadConfig({ ...Bun.env, DATA_DIR: dataDir, MODELS_DIR, DEMO_DATA: "false", LOG_LEVEL: "error" });
   const embedder = await loadEmbedder(config.embedding);
-  const store = await openStore({ dataDir: config.dataDir, modelId: embedder.modelId, dimension: embedder.dimension, hotPath: hotPathUpTo(config.hotPathMaxPostings), readConsistencyMs: config.readConsistencyMs });
+  const store = await openStore({ dataDir: config.dataDir, modelId: embedder.modelId, dimension: embedder.dimension, memoryCopy: memoryCopyUpTo(config.memoryCopyMaxPostings), readConsistencyMs: config.readConsistencyMs });
   await store.warm();
   try {
     const deps = { store, embedder };

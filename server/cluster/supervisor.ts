@@ -6,7 +6,7 @@ import { serveLimiter, type LimiterReply, type LimiterRequest } from "./ipc-limi
 
 /*
  * SERVER_PROCESSES > 1: the primary (server/main.ts) binds the port with SO_REUSEPORT, then starts
- * the other processes here (worker.ts), which bind the same port; the kernel spreads connections
+ * the other processes here (server/worker.ts), which bind the same port; the kernel spreads connections
  * over all of them. The primary alone seeds demo data, creates the first key and maintains the ANN
  * index; it answers the workers' rate-limit questions when there is no Redis (ipc-limiter.ts).
  */
@@ -95,7 +95,7 @@ export async function startWorkers(config: Config, limiter: RateLimiter, log: Lo
 
 // --- internal ---
 
-const WORKER_SCRIPT = join(import.meta.dir, "worker.ts");
+const WORKER_SCRIPT = join(import.meta.dir, "../worker.ts");
 const FIRST_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 30_000;
 /** A worker that served this long counts as healthy: the next restart starts at the first back-off. */

@@ -3,7 +3,7 @@ import type { FixedSizeList } from "apache-arrow";
 import { LRUCache } from "lru-cache";
 import type { SearchFilters } from "../../shared/search.ts";
 import { rowTests, type FilterColumns } from "../store/filter.ts";
-import type { CandidateRow, KeywordClause, VersionView } from "../store/store.ts";
+import type { CandidateRow, KeywordClause, MemoryCopy } from "../store/store.ts";
 import { decodeCandidate } from "../store/read.ts";
 import { FieldBuilder, fieldBytes, scoreField, type FieldIndex } from "./bm25.ts";
 import { lanceTokens, whitespaceTokens } from "../text/lance-tokens.ts";
@@ -16,15 +16,8 @@ import { indexVectors, nearestRows, TopK, type VectorIndex } from "./vectors.ts"
  * from a version, replaced whole when the table moves on (memory/hot-path.ts), never written to.
  */
 
-export interface Snapshot extends VersionView {
-  version: number;
-  postings: number;
-  /** Bytes held (vectors, keyword index, text, kept filter rows), estimated. */
-  bytes: number;
-}
-
 /** Reads every posting of the table at `version` (the caller checks no write came between) and indexes it. */
-export async function buildSnapshot(table: lancedb.Table, version: number): Promise<Snapshot> {
+export async function buildMemoryCopy(table: lancedb.Table, version: number): Promise<MemoryCopy> {
   const text: Record<string, Array<string | null>> = Object.fromEntries(KEPT_TEXT.map((c) => [c, []]));
   const numbers: Record<string, number[]> = Object.fromEntries(NUMBER_COLUMNS.map((c) => [c, []]));
   const tags: string[][] = [];
@@ -67,7 +60,7 @@ export async function buildSnapshot(table: lancedb.Table, version: number): Prom
   const index = indexVectors(vectors, count, dimension);
   const textBytes = KEPT_TEXT.reduce((sum, c) => sum + text[c]!.reduce((s, v) => s + (v?.length ?? 0) * 2, 0), 0);
   const bytes = SELECTION_BYTES + textBytes + vectors.byteLength + fieldBytes(fields.title) + fieldBytes(fields.description) + fieldBytes(fields.cjk) + count * PER_ROW_BYTES;
-  return new MemorySnapshot(version, count, bytes, text, filterColumns, index, fields);
+  return new MemoryCopyOfVersion(version, count, bytes, text, filterColumns, index, fields);
 }
 
 // --- internal ---
@@ -79,7 +72,7 @@ const NUMBER_COLUMNS = ["publish_ts", "lat", "lon", "salary_min_usd", "salary_ma
 const FIELD_OF = { job_title: "title", job_description: "description", cjk_text: "cjk" } as const;
 /** Arrays' slots, numbers, tag lists, the decoded candidate once read: per posting, roughly. */
 const PER_ROW_BYTES = 600;
-/** Bytes of filters' admitted rows kept per snapshot (a mask and a list each: 1–5 bytes a posting). */
+/** Bytes of filters' admitted rows kept per copy (a mask and a list each: 1–5 bytes a posting). */
 const SELECTION_BYTES = 64 * 2 ** 20;
 
 /** Rows a filter admits, as a mask (1 = admitted) and a list. */
@@ -113,7 +106,7 @@ function tokensOf(value: string | null, tokenize: (text: string) => string[]): s
   return value === null ? null : tokenize(value);
 }
 
-class MemorySnapshot implements Snapshot {
+class MemoryCopyOfVersion implements MemoryCopy {
   private readonly decoded: Array<CandidateRow | undefined>;
   private readonly selections = new LRUCache<string, Selection>({
     maxSize: SELECTION_BYTES,

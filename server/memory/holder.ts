@@ -1,30 +1,28 @@
 import type * as lancedb from "@lancedb/lancedb";
-import type { VersionCache } from "../store/store.ts";
-import { buildSnapshot, type Snapshot } from "./copy.ts";
+import type { MemoryCopy, MemoryCopyHolder } from "../store/store.ts";
+import { buildMemoryCopy } from "./copy.ts";
 
 /*
- * The in-memory path of searches: a snapshot of the table's current version (memory/snapshot.ts),
- * built in the background when the version changes and swapped in whole once built. Until then, and
- * for a table larger than the bound, searches go to LanceDB. Each server process holds its own: it
- * is derived from the table, rebuilt in a few seconds, never a second source of truth.
+ * The in-memory copy of the table (memory/copy.ts), one version at a time: built in the background
+ * when the version changes and swapped in whole once built. Until then, and for a table larger than
+ * the bound, searches go to LanceDB. Each server process holds its own: it is derived from the table,
+ * rebuilt in a few seconds, never a second source of truth. Its setting and log lines keep their
+ * first names: HOT_PATH_MAX_POSTINGS, "hot path ready|skipped|build failed" (and `hot_path` at start).
  */
 
-/** The default bound: ~300k postings of the shared data's kind take ~2 GB in memory (docs/performance.md). */
-export const HOT_PATH_MAX_POSTINGS = 300_000;
-
-export interface HotPathOptions {
+export interface MemoryCopyOptions {
   /** Tables with more postings than this are not held (0 = never); LanceDB answers their searches. */
   maxPostings: number;
   log?: (message: string, fields?: Record<string, unknown>) => void;
 }
 
-/** What openStore's `hotPath` option takes: the in-memory path for tables up to `maxPostings` (none for 0). */
-export function hotPathUpTo(maxPostings: number): ((table: lancedb.Table) => VersionCache) | undefined {
-  return maxPostings > 0 ? (table) => createHotPath(table, { maxPostings }) : undefined;
+/** What openStore's `memoryCopy` option takes: the in-memory copy for tables up to `maxPostings` (none for 0). */
+export function memoryCopyUpTo(maxPostings: number): ((table: lancedb.Table) => MemoryCopyHolder) | undefined {
+  return maxPostings > 0 ? (table) => createMemoryCopyHolder(table, { maxPostings }) : undefined;
 }
 
-export function createHotPath(table: lancedb.Table, options: HotPathOptions): VersionCache & { at(version: number): Snapshot | undefined } {
-  let held: Snapshot | undefined;
+export function createMemoryCopyHolder(table: lancedb.Table, options: MemoryCopyOptions): MemoryCopyHolder & { at(version: number): MemoryCopy | undefined } {
+  let held: MemoryCopy | undefined;
   let building: Promise<void> | undefined;
   let skipped: { version: number; reason: string } | undefined;
 
@@ -42,12 +40,12 @@ export function createHotPath(table: lancedb.Table, options: HotPathOptions): Ve
       // The old version serves no search any more: let it go before the new one is read (one held at a time).
       held = undefined;
       const started = performance.now();
-      const snapshot = await buildSnapshot(table, version);
+      const copy = await buildMemoryCopy(table, version);
       // The rows read are this version's only when no write came in between.
       if ((await table.version()) !== version) continue;
-      held = snapshot;
+      held = copy;
       skipped = undefined;
-      options.log?.("hot path ready", { version, postings: snapshot.postings, mb: Math.round(snapshot.bytes / 2 ** 20), ms: Math.round(performance.now() - started) });
+      options.log?.("hot path ready", { version, postings: copy.postings, mb: Math.round(copy.bytes / 2 ** 20), ms: Math.round(performance.now() - started) });
       return;
     }
   };

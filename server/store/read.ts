@@ -8,7 +8,7 @@ import type { IndexDistance } from "./indexes.ts";
 import type { FilterValues } from "../../shared/search.ts";
 import { readCountries, readFilterValues, readPosting } from "./postings.ts";
 import { CANDIDATE_COLUMNS } from "./schema.ts";
-import type { CandidateRow, Facets, JobRow, KeywordClause, StoreReader, VersionCache } from "./store.ts";
+import type { CandidateRow, Facets, JobRow, KeywordClause, StoreReader, MemoryCopyHolder } from "./store.ts";
 import type { termStatsReader } from "./term-stats.ts";
 
 /**
@@ -19,7 +19,7 @@ export function createReader(
   table: lancedb.Table,
   termStats: ReturnType<typeof termStatsReader>,
   vectorIndex: () => Promise<IndexDistance | undefined>,
-  hot: VersionCache | undefined,
+  copies: MemoryCopyHolder | undefined,
 ): StoreReader {
   const decoded = new LRUCache<string, CandidateRow>({ max: POSTING_CACHE_SIZE });
   // Rows a predicate admits, per table version: counted once (~1–2 ms with the bitmap indexes).
@@ -38,12 +38,12 @@ export function createReader(
     version: () => table.version(),
     termStats: termStats.get,
 
-    warm: async () => hot?.warm(),
-    hotPath: () => hot?.state(),
+    warm: async () => copies?.warm(),
+    memoryCopy: () => copies?.state(),
 
     async nearest(vector, filters, limit, full, inferred) {
-      const snapshot = hot?.at(await table.version());
-      if (snapshot) return withDescriptions(table, snapshot.nearest(vector, filters, limit, inferred), full);
+      const copy = copies?.at(await table.version());
+      if (copy) return withDescriptions(table, copy.nearest(vector, filters, limit, inferred), full);
       // Every stored and query vector has unit length, so the dot product is the cosine, and cheaper.
       // With the ANN index, 1.4× the candidates come from the quantized index and are re-ranked here by
       // exact distance on the vectors read with them (recall@50 0.993; LanceDB's own refine step, which
@@ -63,8 +63,8 @@ export function createReader(
     },
 
     async keyword(clauses, filters, limit, full, inferred) {
-      const snapshot = hot?.at(await table.version());
-      if (snapshot) return withDescriptions(table, snapshot.keyword(clauses, filters, limit, inferred), full);
+      const copy = copies?.at(await table.version());
+      if (copy) return withDescriptions(table, copy.keyword(clauses, filters, limit, inferred), full);
       // Each clause runs as its own query and scores add up, as SHOULD clauses do: a BooleanQuery
       // of the same clauses measured 5-6 times slower here.
       const where = buildWhere(filters, inferred);

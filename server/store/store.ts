@@ -27,30 +27,34 @@ export interface StoreOptions {
   dimension: number;
   /** How often reads look for other processes' writes, in ms; undefined = never. */
   readConsistencyMs?: number;
-  /** A copy of the table's current version that answers searches faster (server/memory/ makes one); absent = LanceDB answers all. */
-  hotPath?: (table: lancedb.Table) => VersionCache;
+  /** The in-memory copy of the table's current version, which answers searches faster (server/memory/); absent = LanceDB answers all. */
+  memoryCopy?: (table: lancedb.Table) => MemoryCopyHolder;
 }
 
 /**
- * A copy of one table version held elsewhere (memory/hot-path.ts): searches use it while it holds the
- * version they read, and LanceDB otherwise. The store knows it by this shape only.
+ * What holds the in-memory copy of the table's current version (server/memory/): searches use the
+ * copy while it holds the version they read, and LanceDB otherwise. The store knows it by this shape only.
  */
-export interface VersionCache {
+export interface MemoryCopyHolder {
   /** The copy of `version` when held; otherwise undefined, and bringing the copy up to date starts. */
-  at(version: number): VersionView | undefined;
+  at(version: number): MemoryCopy | undefined;
   /** Settles when the current version is held (or will not be). */
   warm(): Promise<void>;
-  state(): VersionCacheState;
+  state(): MemoryCopyState;
 }
 
-/** StoreReader's nearest and keyword on a held version, without descriptions. */
-export interface VersionView {
+/** The in-memory copy of one table version: StoreReader's nearest and keyword, without descriptions. */
+export interface MemoryCopy {
+  version: number;
+  postings: number;
+  /** Bytes held (vectors, keyword index, text, kept filter rows), estimated. */
+  bytes: number;
   nearest(vector: Float32Array, filters: SearchFilters, limit: number, inferred?: SearchFilters): Array<{ row: CandidateRow; cosine: number }>;
   keyword(clauses: KeywordClause[], filters: SearchFilters, limit: number, inferred?: SearchFilters): Array<{ row: CandidateRow; score: number }>;
 }
 
 /** What the copy holds: the version and its size, why nothing is held, or undefined while it builds. */
-export type VersionCacheState = { version: number; postings: number; bytes: number } | { skipped: string } | undefined;
+export type MemoryCopyState = { version: number; postings: number; bytes: number } | { skipped: string } | undefined;
 
 /** A posting as a search reads it: id, result fields and country (the description only for full detail). */
 export type JobRow = { id: string; country?: string | null } & Omit<JobResult, "score" | "bm25_rank" | "vector_rank" | "fused_score">;
@@ -127,7 +131,7 @@ export interface StoreReader {
   /** Settles when searches are answered from memory (or will not be: the table is larger than the bound). */
   warm(): Promise<void>;
   /** The in-memory path's version and size, why it is off, or undefined while it builds. */
-  hotPath(): VersionCacheState;
+  memoryCopy(): MemoryCopyState;
   /** How many postings use each word (for weighting query words); undefined before the first load. */
   termStats(): TermStats | undefined;
   /**
@@ -204,7 +208,7 @@ export async function openStore(options: StoreOptions | OpeningOptions): Promise
   const model = "model" in options ? await options.model : options;
   const table = existing ?? (await db.createEmptyTable(TABLE_NAME, jobsSchema(model.modelId, model.dimension), { mode: "create", existOk: true }));
   await checkModel(table, { ...options, ...model });
-  return createStore(db, table, location, options.hotPath?.(table));
+  return createStore(db, table, location, options.memoryCopy?.(table));
 }
 
 /** Options of a store opened while its embedding model still loads: the table opens meanwhile (server start). */
@@ -271,7 +275,7 @@ async function checkModel(table: lancedb.Table, options: StoreOptions): Promise<
   );
 }
 
-async function createStore(db: lancedb.Connection, table: lancedb.Table, location: TableLocation, hot?: VersionCache): Promise<JobStore> {
+async function createStore(db: lancedb.Connection, table: lancedb.Table, location: TableLocation, copies?: MemoryCopyHolder): Promise<JobStore> {
   const termStats = termStatsReader(sideFile(location, TERM_STATS_FILE));
   // Missing or unreadable statistics only make ranking weigh words equally until the next look.
   await termStats.refresh().catch(() => {});
@@ -279,7 +283,7 @@ async function createStore(db: lancedb.Connection, table: lancedb.Table, locatio
   return {
     table,
     location,
-    ...createReader(table, termStats, vectorIndex, hot),
+    ...createReader(table, termStats, vectorIndex, copies),
     ...createWriter(table, location, termStats),
     ...createAdmin(table, location, vectorIndex),
     close() {

@@ -1,11 +1,11 @@
-import { serverLogger } from "../log.ts";
-import { exitOnSignals } from "../shutdown.ts";
-import { startServer } from "../start.ts";
-import { createIpcRateLimiter } from "./ipc-limiter.ts";
-import type { PrimaryMessage, WorkerMessage } from "./supervisor.ts";
+import { serverLogger } from "./log.ts";
+import { exitOnSignals } from "./shutdown.ts";
+import { startServer } from "./start.ts";
+import { createIpcRateLimiter } from "./cluster/ipc-limiter.ts";
+import type { PrimaryMessage, WorkerMessage } from "./cluster/supervisor.ts";
 
 /*
- * A server process the primary started (supervisor.ts). Its configuration comes over the IPC channel,
+ * A server process the primary started (cluster/supervisor.ts). Its configuration comes over the IPC channel,
  * not the environment, so it serves exactly what the primary serves, on the primary's port. It stops
  * gracefully on SIGTERM from the primary, and on its own when the primary is gone (the channel
  * closes). Ctrl-C in a terminal reaches the whole process group: the primary relays it as SIGTERM,
