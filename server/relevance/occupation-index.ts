@@ -1,8 +1,8 @@
-import type { Occupation } from "./knowledge/occupations.ts";
+import type { Occupation } from "../knowledge/knowledge.ts";
 import { compactText, contentKeys, keptTokens, queryTokens } from "./normalize.ts";
 import { fold, hasCjk } from "./text.ts";
 import { SMOOTHING } from "./tuning.ts";
-import { EVERYDAY_WORDS } from "./knowledge/words.ts";
+import { EVERYDAY_WORDS } from "../knowledge/knowledge.ts";
 
 export interface Posting {
   /** An occupation, or one of its texts (a title, phrase or skill), by position. */

@@ -1,10 +1,10 @@
 import { buildOccupationIndex } from "./occupation-index.ts";
 import { matchOccupations, type OccupationMatch } from "./occupation-match.ts";
-import { OCCUPATIONS } from "./knowledge/occupations.ts";
+import { OCCUPATIONS } from "../knowledge/knowledge.ts";
 import { compactText, contentKeys, keptTokens, queryTokens, type Token } from "./normalize.ts";
 import { fold, hasCjk } from "./text.ts";
 import { MAX_EXPANSIONS, NAMED_DAMPING } from "./tuning.ts";
-import { MODIFIER_WORDS } from "./knowledge/words.ts";
+import { MODIFIER_WORDS } from "../knowledge/knowledge.ts";
 
 export interface QueryAnalysis {
   /** The query's own content words: lowercased, filler and stop words removed ("someone to", "people who", "looking for", "I want a job as", "we need"…), order kept, duplicates removed. Non-empty whenever the query has any word. */

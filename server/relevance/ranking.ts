@@ -2,6 +2,7 @@ import { cjkBigrams, foldedWords } from "./text.ts";
 import { dot } from "./vector.ts";
 import { FEEDBACK_DEPTH } from "./tuning.ts";
 import FITTED from "./ranking-weights.json" with { type: "json" };
+import { KNOWLEDGE_FINGERPRINT } from "../knowledge/knowledge.ts";
 
 /** What a query contributes to ranking: its own words, weighted extra words, and CJK pairs. */
 export interface RankingQuery {
@@ -235,6 +236,12 @@ function firstPassScore(f: Features): number {
   for (const name of FIRST_PASS_NAMES) sum += FIRST_PASS[name] * f[name];
   return sum;
 }
+
+/**
+ * Whether the weights were fitted on this knowledge: ranking-weights.json records the KNOWLEDGE_FINGERPRINT
+ * it was fitted on. A mismatch is not fatal (the weights still rank); tests/knowledge.test.ts shows it.
+ */
+export const WEIGHTS_MATCH_KNOWLEDGE: boolean = FITTED.knowledge === KNOWLEDGE_FINGERPRINT;
 
 /** The fitted weights: ranking-weights.json, which `bun bench/calibrate.ts --write` writes. */
 const FIRST_PASS = weightsOf(FITTED.firstPass, FIRST_PASS_NAMES);

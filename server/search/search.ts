@@ -10,7 +10,7 @@ import { countFacets } from "./facets.ts";
 import { collapseReposts, toResult, withoutPosting } from "./page.ts";
 import { understandRequest } from "./understood.ts";
 import { idf } from "../store/term-stats.ts";
-import { OCCUPATIONS } from "../relevance/knowledge/occupations.ts";
+import { OCCUPATIONS } from "../knowledge/knowledge.ts";
 import { foldedWords, hasCjk } from "../relevance/text.ts";
 import { dot } from "../relevance/vector.ts";
 import { withTimeout } from "../timeout.ts";

@@ -1,6 +1,5 @@
 import type { SearchFilters } from "../../shared/search.ts";
-import { OCCUPATIONS } from "../relevance/knowledge/occupations.ts";
-import { MODIFIER_WORDS } from "../relevance/knowledge/words.ts";
+import { MODIFIER_WORDS, OCCUPATIONS } from "../knowledge/knowledge.ts";
 import { fold, hasCjk } from "../relevance/text.ts";
 import type { Facets } from "../store/store.ts";
 import type { TermStats } from "../store/term-stats.ts";
