@@ -125,7 +125,7 @@ function stringProblem(value: string, lowercase: boolean): string | undefined {
   return undefined;
 }
 
-/** A string checked in code: per-string refinements cost more at start than the whole rest of the load. */
+/** A string, checked by stringProblem: one refinement, not a chain (every start checks ~9,000 strings). */
 const text = z.string().superRefine((value, ctx) => {
   const problem = stringProblem(value, false);
   if (problem) ctx.addIssue({ code: "custom", message: problem });
@@ -281,20 +281,7 @@ function describe(dir: string, input: Record<string, unknown>, issue: z.core.$Zo
 export const KNOWLEDGE_DIR = import.meta.dir;
 const KNOWLEDGE = loadKnowledge(KNOWLEDGE_DIR);
 
-export const {
-  OCCUPATIONS,
-  STOP_WORDS,
-  FILLER_WORDS,
-  ALIAS,
-  COMPOUNDS,
-  IT_JOB_WORDS,
-  GO_BEFORE,
-  GO_AFTER,
-  IRREGULAR,
-  KEEP_E,
-  EVERYDAY_WORDS,
-  MODIFIER_WORDS,
-  GENERIC,
-} = KNOWLEDGE;
+export const { OCCUPATIONS, STOP_WORDS, FILLER_WORDS, ALIAS, COMPOUNDS, IT_JOB_WORDS, GO_BEFORE, GO_AFTER } = KNOWLEDGE;
+export const { IRREGULAR, KEEP_E, EVERYDAY_WORDS, MODIFIER_WORDS, GENERIC } = KNOWLEDGE;
 /** fingerprintOf the default knowledge; ranking-weights.json records the one it was fitted on. */
 export const KNOWLEDGE_FINGERPRINT = KNOWLEDGE.fingerprint;
