@@ -18,12 +18,12 @@
  *     apart is a choice, not an accident. A mark names one of the occupation's own phrases that another
  *     occupation really has, else it is an error too. Marks are checks only: OCCUPATIONS omits them.
  *
- * KNOWLEDGE_FINGERPRINT (fingerprintOf the values the code sees: OCCUPATIONS in order and the word
- * lists, not the files' layout, "about" or "shared_phrases") is recorded where fitted or stored things
- * depend on the knowledge: ranking-weights.json ("knowledge"), and, for the lists the fold reads,
- * FOLD_LISTS beside TEXT_FORMAT in server/relevance/text.ts; tests compare both.
+ * KNOWLEDGE_FINGERPRINT, a short sha256 of the values the code sees as canonical JSON (OCCUPATIONS in
+ * order and the word lists; not the files' layout, "about" or "shared_phrases"), is recorded where
+ * fitted or stored things depend on the knowledge: ranking-weights.json ("knowledge"), and, for the
+ * lists the fold reads, FOLD_LISTS = fingerprintOf({ IRREGULAR, KEEP_E }) beside TEXT_FORMAT in
+ * server/relevance/text.ts; tests compare both. bench/relevance/fingerprint.ts hashes these files too.
  */
-import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
@@ -59,7 +59,7 @@ export interface Knowledge {
   EVERYDAY_WORDS: string[];
   MODIFIER_WORDS: string[];
   GENERIC: string[];
-  /** fingerprintOf(OCCUPATIONS and the word lists): changes with any content the code sees. */
+  /** A short sha256 of OCCUPATIONS and the word lists as canonical JSON: changes with any content the code sees. */
   fingerprint: string;
 }
 
@@ -88,7 +88,8 @@ export function loadKnowledge(dir: string): Knowledge {
     GO_BEFORE: new Set(lists.GO_BEFORE),
     GO_AFTER: new Set(lists.GO_AFTER),
     KEEP_E: new Set(lists.KEEP_E),
-    fingerprint: fingerprintOf({ occupations, words: lists }),
+    // The occupations are built above with one key order, so plain JSON is canonical for them (and 5× faster).
+    fingerprint: sha256(`${JSON.stringify(occupations)}\n${canonicalJson(lists)}`),
   };
 }
 
@@ -97,7 +98,11 @@ export function loadKnowledge(dir: string): Knowledge {
  * their order, arrays in theirs. The same content gives the same fingerprint however the files are laid out.
  */
 export function fingerprintOf(value: unknown): string {
-  return createHash("sha256").update(canonicalJson(value)).digest("hex").slice(0, 16);
+  return sha256(canonicalJson(value));
+}
+
+function sha256(text: string): string {
+  return new Bun.CryptoHasher("sha256").update(text).digest("hex").slice(0, 16);
 }
 
 function canonicalJson(value: unknown): string {
