@@ -1,13 +1,14 @@
 /**
- * Fits the hybrid ranking weights (server/relevance/ranking.ts) on the judged queries: logistic
+ * Fits the hybrid ranking weights (server/rank/) on the judged queries: logistic
  * regression of "judged relevant" on each candidate's features, over every candidate of every
  * query. Reports 2-fold cross-validated P@10 (fit on half the queries, measured on the other
  * half) so the figure is not the fit's own training set, then the weights fitted on all queries;
  * `--write` puts them (and the first pass's, fitted without the feedback features) into
- * server/relevance/ranking-weights.json, which the ranker reads. Then the score model: "relevant"
- * over the fused score and the posting's own evidence (SCORE_FEATURES), fitted on the same
- * candidates and on those of the absent occupations' tuning part (all irrelevant), so that the score
- * means the same whether or not the data holds the job (bench/relevance/absent-queries.ts).
+ * server/rank/weights.json, which the ranker reads, with the KNOWLEDGE_FINGERPRINT they
+ * were fitted on. Then the score model: "relevant" over the fused score and the posting's own
+ * evidence (SCORE_FEATURES), fitted on the same candidates and on those of the absent occupations'
+ * tuning part (all irrelevant), so that the score means the same whether or not the data holds the
+ * job (bench/relevance/absent-queries.ts).
  *   bun bench/calibrate.ts [--write]
  */
 import { rankCandidates } from "../server/search/candidates.ts";
@@ -16,6 +17,7 @@ import { understandQuery } from "../server/understand/understand.ts";
 import type { SearchRequest } from "../shared/search.ts";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { KNOWLEDGE_FINGERPRINT } from "../server/knowledge/knowledge.ts";
 import { FEATURE_NAMES, FIRST_PASS_NAMES } from "../server/rank/features.ts";
 import { SCORE_FEATURES } from "../server/rank/score.ts";
 import { ABSENT_QUERIES, absentFromTitles } from "./relevance/absent-queries.ts";
@@ -87,6 +89,7 @@ if (process.argv.includes("--write")) {
   const file = join(import.meta.dir, "../server/rank/weights.json");
   const fitted = {
     comment: "Fitted by `bun bench/calibrate.ts --write` (logistic regression over the judged queries' candidates); firstPass without the feedback features; score over the fused score and the posting's own evidence, with the absent occupations' tuning part.",
+    knowledge: KNOWLEDGE_FINGERPRINT,
     firstPass: named(fitWith(samples.map((s) => ({ ...s, x: s.x.slice(0, FIRST_PASS_NAMES.length) })), FIRST_PASS_NAMES.length), FIRST_PASS_NAMES),
     full: named(weights, NAMES),
     score: named(scoreWeights, SCORE_NAMES),

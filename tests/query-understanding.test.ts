@@ -1,7 +1,7 @@
 import { describe, expect, it, test } from "bun:test";
 import { contentKeys } from "../server/text/query-tokens.ts";
 import { hasCjk } from "../server/text/fold.ts";
-import { OCCUPATIONS } from "../server/relevance/knowledge/occupations.ts";
+import { OCCUPATIONS } from "../server/knowledge/knowledge.ts";
 import { analyzeQuery } from "../server/understand/occupations.ts";
 
 const ids = (query: string) => analyzeQuery(query).occupations.map((o) => o.id);

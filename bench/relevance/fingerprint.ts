@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, relative, resolve } from "node:path";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
 
 /** Static imports and re-exports (not `import type`, which is erased) and dynamic imports of relative paths. */
 const RELATIVE_IMPORTS = [
@@ -9,10 +9,16 @@ const RELATIVE_IMPORTS = [
 ];
 
 /**
- * A hash of `entries` and every module they import through relative paths, transitively: what
- * decides the bytes an ingest writes. A table built under another fingerprint may lack a column or
- * an index the code now expects, so the evaluation rebuilds it; query-time modules that the ingest
- * never imports can change freely without a rebuild.
+ * Modules that read data files at load with readFileSync, which the import scan cannot see → the
+ * folder they read (relative to the root): reaching one hashes every file under that folder too.
+ */
+const READS_DATA: Record<string, string> = { "server/knowledge/knowledge.ts": "server/knowledge" };
+
+/**
+ * A hash of `entries` and every module they import through relative paths, transitively, and of the
+ * data files those modules read (READS_DATA): what decides the bytes an ingest writes. A table built
+ * under another fingerprint may lack a column or an index the code now expects, so the evaluation
+ * rebuilds it; query-time modules that the ingest never imports can change freely without a rebuild.
  */
 export function codeFingerprint(root: string, entries: string[], extra: string[] = []): string {
   const seen = new Set<string>();
@@ -21,6 +27,8 @@ export function codeFingerprint(root: string, entries: string[], extra: string[]
     const file = pending.pop()!;
     if (seen.has(file) || !existsSync(file)) continue;
     seen.add(file);
+    const data = READS_DATA[relative(root, file)];
+    if (data !== undefined) for (const path of filesUnder(resolve(root, data))) if (!path.endsWith(".ts")) seen.add(path);
     const text = readFileSync(file, "utf8");
     for (const pattern of RELATIVE_IMPORTS) {
       for (const match of text.matchAll(pattern)) pending.push(resolve(dirname(file), match[1]!));
@@ -30,4 +38,11 @@ export function codeFingerprint(root: string, entries: string[], extra: string[]
   for (const file of [...seen].sort()) hash.update(`${relative(root, file)}\0`).update(readFileSync(file)).update("\0");
   for (const value of extra) hash.update(`${value}\0`);
   return hash.digest("hex").slice(0, 16);
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
 }

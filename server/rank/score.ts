@@ -1,4 +1,5 @@
 import { FEATURE_NAMES, FIRST_PASS_NAMES, type Features } from "./features.ts";
+import { KNOWLEDGE_FINGERPRINT } from "../knowledge/knowledge.ts";
 import FITTED from "./weights.json" with { type: "json" };
 
 /**
@@ -36,6 +37,12 @@ export function firstPassScore(f: Features): number {
   for (const name of FIRST_PASS_NAMES) sum += FIRST_PASS[name] * f[name];
   return sum;
 }
+
+/**
+ * Whether the weights were fitted on this knowledge: weights.json records the KNOWLEDGE_FINGERPRINT
+ * it was fitted on. A mismatch is not fatal (the weights still rank); a test shows it.
+ */
+export const WEIGHTS_MATCH_KNOWLEDGE: boolean = FITTED.knowledge === KNOWLEDGE_FINGERPRINT;
 
 // --- internal ---
 

@@ -1,9 +1,9 @@
 import { buildOccupationIndex } from "./occupation-index.ts";
 import { matchOccupations, type OccupationMatch } from "./occupation-match.ts";
-import { OCCUPATIONS } from "../relevance/knowledge/occupations.ts";
+import { OCCUPATIONS } from "../knowledge/knowledge.ts";
 import { compactText, contentKeys, keptTokens, queryTokens, type Token } from "../text/query-tokens.ts";
 import { fold, hasCjk } from "../text/fold.ts";
-import { MODIFIER_WORDS } from "../relevance/knowledge/words.ts";
+import { MODIFIER_WORDS } from "../knowledge/knowledge.ts";
 
 /** What a query's words say of the job it is for. */
 export interface Occupations {

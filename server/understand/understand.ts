@@ -1,6 +1,6 @@
 import type { SearchFilters } from "../../shared/search.ts";
-import { OCCUPATIONS } from "../relevance/knowledge/occupations.ts";
-import { MODIFIER_WORDS } from "../relevance/knowledge/words.ts";
+import { OCCUPATIONS } from "../knowledge/knowledge.ts";
+import { MODIFIER_WORDS } from "../knowledge/knowledge.ts";
 import { findPlaces, placeIndex, type DataPlaces } from "../places/in-query.ts";
 import type { TermStats } from "../store/term-stats.ts";
 import { fold, foldedWords, hasCjk } from "../text/fold.ts";
