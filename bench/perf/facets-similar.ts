@@ -15,7 +15,7 @@ import { openEvalData } from "../relevance/dataset.ts";
 import { isRelevant } from "../relevance/judge.ts";
 import { QUERIES } from "../relevance/sets/queries.ts";
 import { percentile, round } from "./suite/stats.ts";
-import { seededRandom } from "./peers/in-process.ts";
+import { seededRandom } from "./suite/stats.ts";
 
 const ROUNDS = 5;
 const SAMPLES = 20;

@@ -14,7 +14,7 @@ import { buildWhere } from "../../server/store/filter.ts";
 import { TABLE_NAME } from "../../server/store/schema.ts";
 import { dot } from "../../server/relevance/vector.ts";
 import { MODELS_DIR, ROOT } from "./suite/dataset.ts";
-import { K } from "./peers/in-process.ts";
+import { K } from "./peers/corpus.ts";
 import { describeFigures, exactLists, nearestFigures, type ExactLists, type NearestFigures } from "./scale/measure.ts";
 import { makeScaleQueries, type ScaleQuery } from "./scale/queries.ts";
 

@@ -1,5 +1,5 @@
 import type { Embedder } from "../../../server/embedding/embedder.ts";
-import { exactNearest, type Corpus } from "./in-process.ts";
+import { exactNearest, type Corpus } from "./corpus.ts";
 import { candidateRows, rowMatches, type Answer } from "./serve.ts";
 
 /**

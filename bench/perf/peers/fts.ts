@@ -1,5 +1,5 @@
 import { Database, type Statement } from "bun:sqlite";
-import type { Corpus } from "./in-process.ts";
+import type { Corpus } from "./corpus.ts";
 import type { Answer, PeerRequest } from "./serve.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { search, type AnyOrama } from "@orama/orama";
 import type { Embedder } from "../../../server/embedding/embedder.ts";
-import type { Corpus } from "./in-process.ts";
+import type { Corpus } from "./corpus.ts";
 import type { Answer, PeerRequest } from "./serve.ts";
 
 /**

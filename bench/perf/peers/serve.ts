@@ -1,5 +1,5 @@
 import { parseDateTime } from "../../../shared/time.ts";
-import type { Corpus } from "./in-process.ts";
+import type { Corpus } from "./corpus.ts";
 
 /** A mix body as every peer reads it: the words, the filters peers can express, and the page. */
 export interface PeerRequest {

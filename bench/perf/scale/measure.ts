@@ -1,6 +1,6 @@
 import type * as lancedb from "@lancedb/lancedb";
 import { buildWhere } from "../../../server/store/filter.ts";
-import { K, recallAt, timeQueries, type Latency } from "../peers/in-process.ts";
+import { K, recallAt, timeQueries, type Latency } from "../peers/corpus.ts";
 import type { ScaleQuery } from "./queries.ts";
 
 type Distances = Array<{ distance: number }>;

@@ -1,7 +1,7 @@
 import * as lancedb from "@lancedb/lancedb";
 import type { ValidJobRecord } from "../../../shared/job.ts";
 import { TABLE_NAME } from "../../../server/store/schema.ts";
-import { seededRandom } from "../peers/in-process.ts";
+import { seededRandom } from "../suite/stats.ts";
 
 /** The real postings a synthetic set is recombined from: each one's fields and description sentences. */
 export interface SourcePostings {

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { loadEmbedder } from "../../../server/embedding/embedder.ts";
 import { openStore } from "../../../server/store/store.ts";
 import { MODELS_DIR, ROOT } from "../suite/dataset.ts";
-import { asDistances, K, type Corpus, type Latency } from "../peers/in-process.ts";
+import { asDistances, K, type Corpus, type Latency } from "../peers/corpus.ts";
 import { ensureScaleTable, type ScaleBuild } from "./build.ts";
 import { exactLists, nearestFigures, type NearestFigures } from "./measure.ts";
 import { measureServerMemory, type ScaleMemory } from "./memory.ts";

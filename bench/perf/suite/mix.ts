@@ -9,7 +9,7 @@ import { QUERIES, type JudgedQuery } from "../../relevance/sets/queries.ts";
 import { CONSTRAINT_QUERIES, FRESH_TYPO_QUERIES, TYPO_QUERIES } from "../../relevance/sets/constraint-queries.ts";
 import { misspell } from "../../relevance/sets/typos.ts";
 import { TABLE_NAME } from "../../../server/store/schema.ts";
-import { seededRandom } from "../peers/in-process.ts";
+import { seededRandom } from "./stats.ts";
 
 export interface MixBody {
   q: string;

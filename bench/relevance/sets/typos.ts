@@ -1,4 +1,4 @@
-import { seededRandom } from "../../perf/peers/in-process.ts";
+import { seededRandom } from "../../perf/suite/stats.ts";
 
 /**
  * Realistic typing errors, seeded: the same seed gives the same misspelling. One or two errors per
