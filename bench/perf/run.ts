@@ -25,7 +25,7 @@ import { measureScale, scaleRows, type ScaleResult } from "./scale/scale.ts";
 import { ensureWrk, runWrk, type LoadResult, type LoadTarget } from "./suite/load.ts";
 import { formatTable, type BenchResults } from "./suite/report.ts";
 import { checkTargets } from "./suite/sanity.ts";
-import { issue17Rows, mixRows } from "./suite/targets.ts";
+import { mixRows, scalingTargetRows } from "./suite/targets.ts";
 import { createBenchKey, measureColdStart, spawnBenchServer } from "./suite/server.ts";
 import { mcpBodies, SEARCH_BODIES } from "./suite/requests.ts";
 
@@ -148,7 +148,7 @@ const main = defineCommand({
           `${args.quick ? "QUICK run (smoke only)" : `${plan.loadSeconds} s per load level`}; total ${totalSeconds.toFixed(0)} s.`,
       );
       const results: BenchResults = { ...(ingest ? { ingest } : {}), coldStart, engine, http, httpUncached, ...(mcp ? { mcp } : {}), memory, notes };
-      extraRows.push(...issue17Rows({ coldStart, ...extra }));
+      extraRows.push(...scalingTargetRows({ coldStart, ...extra }));
       console.log(appendRows(formatTable({ ...results, notes: [] }), extraRows, notes));
       mkdirSync(join(ROOT, "bench/results"), { recursive: true });
       writeFileSync(RESULTS_FILE, `${JSON.stringify({ date: new Date().toISOString(), quick: args.quick, plan, totalSeconds, ...results, ...extra }, null, 2)}\n`);

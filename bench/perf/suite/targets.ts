@@ -3,7 +3,7 @@ import type { ScaleResult } from "../scale/scale.ts";
 import type { ColdStart } from "./server.ts";
 
 /** Issue 17: uncached search at ten times the throughput of its day (113 req/s, p99 270 ms at c16). */
-export const ISSUE17 = {
+export const SCALING_TARGETS = {
   cpuMsPerSearch: 1.5,
   uncachedRps: 1000,
   uncachedP99Ms: 30,
@@ -46,8 +46,8 @@ export function mixRows(m: MixResult): string[][] {
 }
 
 /** Issue 17's targets, each with the figure and ✓/✗; the 1M-row rows only when a scale run was measured. */
-export function issue17Rows(r: { coldStart: ColdStart; mix?: MixResult; scale?: ScaleResult }): string[][] {
-  const t = ISSUE17;
+export function scalingTargetRows(r: { coldStart: ColdStart; mix?: MixResult; scale?: ScaleResult }): string[][] {
+  const t = SCALING_TARGETS;
   const rows: string[][] = [];
   if (r.mix) {
     const u = r.mix.uncached;
