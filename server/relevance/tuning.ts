@@ -55,7 +55,7 @@ export const ANN_OVERFETCH = 1.4;
 /**
  * IVF partitions a search probes when the table's index is partitioned (store/indexes.ts, from
  * PARTITIONED_FROM rows: √rows partitions); with one partition (smaller tables) they change nothing.
- * On 1M recombined postings (bench/scale-indexes.ts, 200 query texts): 60 probes recall@20 0.953,
+ * On 1M recombined postings (bench/perf/scale-indexes.ts, 200 query texts): 60 probes recall@20 0.953,
  * 80 0.966–0.970 at p50 ~9 ms, 120 0.977–0.982 at ~11 ms.
  */
 export const ANN_NPROBES = 80;
