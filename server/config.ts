@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import { isObjectStore, type TableLocation } from "./store/table-location.ts";
 import { VECTOR_INDEX_MIN_ROWS } from "./store/index-maintenance.ts";
-import { HOT_PATH_MAX_POSTINGS } from "./memory/hot-path.ts";
+import { HOT_PATH_MAX_POSTINGS } from "./memory/holder.ts";
 
 /** A slot in flight stays taken in Redis for SEARCH_TIMEOUT_MS plus this when its process dies holding it. */
 const SLOT_LEASE_MARGIN_MS = 120_000;

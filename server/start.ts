@@ -13,8 +13,8 @@ import { openWriteLock } from "./store/write-lease.ts";
 import { maintainVectorIndex } from "./store/index-maintenance.ts";
 import { createResultCache } from "./cache/result-cache.ts";
 import { openStore, type JobStore } from "./store/store.ts";
-import { prepareUnderstanding } from "./search/understood.ts";
-import { hotPathUpTo } from "./memory/hot-path.ts";
+import { prepareUnderstanding } from "./search/echo.ts";
+import { hotPathUpTo } from "./memory/holder.ts";
 
 /** The largest body Bun accepts on any route (OAuth forms included). */
 const BODY_BACKSTOP_BYTES = 1024 * 1024;

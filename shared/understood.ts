@@ -1,19 +1,13 @@
 /*
  * The line a person reads about what the search understood of their words, the same on the web page
  * and in the CLI: "Showing remote senior jobs in Toronto, posted 2016-01-01 to 2016-12-31, for “python”".
- * Self-contained (no imports): the web page loads it as JavaScript, transpiled when served.
+ * Self-contained (a type import only, erased when served): the web page loads it as JavaScript,
+ * transpiled when served.
  */
-
-/** The response's `query` (shared/search.ts QueryEcho). */
-export interface Understood {
-  text: string;
-  applied_filters: Record<string, unknown>;
-  corrected: string | null;
-  hints: string[];
-}
+import type { QueryEcho } from "./search.ts";
 
 /** The line, or undefined when the words were searched as typed (nothing read as a filter, nothing corrected). */
-export function understoodLine(understood: Understood): string | undefined {
+export function understoodLine(understood: QueryEcho): string | undefined {
   const f = understood.applied_filters;
   if (Object.keys(f).length === 0 && understood.corrected === null) return undefined;
   const kinds: string[] = [];

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { ingestRecords } from "../server/ingest/ingest.ts";
 import { readRecords } from "../server/ingest/read.ts";
 import { cleanCity } from "../server/ingest/city.ts";
-import { annualSalary } from "../server/ingest/salary.ts";
+import { annualSalary } from "../server/salary/salary.ts";
 import { FACET_VALUES, salaryBucket } from "../server/search/facets.ts";
 import { FACET_DEPTH, FACET_NAMES } from "../shared/search.ts";
 import { postSearch, SHARED_DATA, startTestServer, type TestServer } from "./helpers.ts";

@@ -1,7 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { fixturePostings } from "./fixtures/postings.ts";
-import { annualSalary } from "../server/ingest/salary.ts";
+import { annualSalary } from "../server/salary/salary.ts";
 import { connectMcp, runCli, startTestServer, type TestServer } from "./helpers.ts";
 
 /**

@@ -1,8 +1,9 @@
+import { keywordClauses } from "../server/rank/keyword-query.ts";
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readRecords } from "../server/ingest/read.ts";
 import { openStore, type JobStore } from "../server/store/store.ts";
-import { hotPathUpTo } from "../server/memory/hot-path.ts";
+import { hotPathUpTo } from "../server/memory/holder.ts";
 import type { SearchFilters } from "../shared/search.ts";
 import { searchJobs } from "../server/search/search.ts";
 import { parseSearchRequest } from "../shared/search.ts";
@@ -106,7 +107,7 @@ describe("the in-memory path", () => {
     let shared = 0;
     const queries = ["python developer", "registered nurse", "sales manager", "data scientist", "react frontend", "accountant"];
     for (const text of queries) {
-      const spec = { text, expansions: [], cjk: [] };
+      const spec = keywordClauses({ text, expansions: [], cjk: [] });
       const fromMemory = await hot.keyword(spec, {}, 20, false);
       const fromLance = await lance.keyword(spec, {}, 20, false);
       expect(fromMemory.length).toBe(fromLance.length);

@@ -1,8 +1,8 @@
 import { describe, expect, it, test } from "bun:test";
-import { contentKeys } from "../server/relevance/normalize.ts";
-import { hasCjk } from "../server/relevance/text.ts";
+import { contentKeys } from "../server/text/query-tokens.ts";
+import { hasCjk } from "../server/text/fold.ts";
 import { OCCUPATIONS } from "../server/relevance/knowledge/occupations.ts";
-import { analyzeQuery } from "../server/relevance/query-understanding.ts";
+import { analyzeQuery } from "../server/understand/occupations.ts";
 
 const ids = (query: string) => analyzeQuery(query).occupations.map((o) => o.id);
 

@@ -3,7 +3,7 @@ import { rmSync } from "node:fs";
 import * as lancedb from "@lancedb/lancedb";
 import { Schema } from "apache-arrow";
 import { loadEmbedder } from "../server/embedding/embedder.ts";
-import { TEXT_FORMAT } from "../server/relevance/text.ts";
+import { TEXT_FORMAT } from "../server/text/fold.ts";
 import { DIMENSION_KEY, MODEL_KEY, TABLE_NAME, TEXT_FORMAT_KEY, jobsSchema } from "../server/store/schema.ts";
 import { openStore } from "../server/store/store.ts";
 import { MODELS_DIR, tempDir } from "./helpers.ts";

@@ -97,7 +97,7 @@ describe("conditions of the job", () => {
   });
 
   test("CJK queries are searched as typed", () => {
-    expect(understand("北京 后端工程师")).toEqual({ text: "北京 后端工程师", corrected: null, filters: {}, hints: [] });
+    expect(understand("北京 后端工程师")).toMatchObject({ text: "北京 后端工程师", corrected: null, filters: {}, hints: [] });
   });
 });
 

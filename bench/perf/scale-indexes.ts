@@ -12,7 +12,7 @@ import * as lancedb from "@lancedb/lancedb";
 import { loadEmbedder } from "../../server/embedding/embedder.ts";
 import { buildWhere } from "../../server/store/filter.ts";
 import { TABLE_NAME } from "../../server/store/schema.ts";
-import { dot } from "../../server/relevance/vector.ts";
+import { dot } from "../../server/embedding/vector.ts";
 import { MODELS_DIR, ROOT } from "./suite/dataset.ts";
 import { K } from "./peers/corpus.ts";
 import { describeFigures, exactLists, nearestFigures, type ExactLists, type NearestFigures } from "./scale/measure.ts";

@@ -10,10 +10,14 @@
  * means the same whether or not the data holds the job (bench/relevance/sets/absent-queries.ts).
  *   bun bench/relevance/calibrate.ts [--write]
  */
-import { rankCandidates, type Ranked } from "../../server/search/search.ts";
+import { rankCandidates } from "../../server/search/candidates.ts";
+import type { Ranked } from "../../server/rank/rank.ts";
+import { understandQuery } from "../../server/understand/understand.ts";
+import type { SearchRequest } from "../../shared/search.ts";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { FEATURE_NAMES, FIRST_PASS_NAMES, SCORE_FEATURES } from "../../server/relevance/ranking.ts";
+import { FEATURE_NAMES, FIRST_PASS_NAMES } from "../../server/rank/features.ts";
+import { SCORE_FEATURES } from "../../server/rank/score.ts";
 import { ABSENT_QUERIES, absentFromTitles } from "./sets/absent-queries.ts";
 import { openEvalData } from "./dataset.ts";
 import { isRelevant } from "./judge.ts";
@@ -25,9 +29,11 @@ type Sample = { query: number; x: number[]; y: number; weight?: number };
 
 const data = await openEvalData(Bun.env);
 const deps = { store: data.store, embedder: data.embedder };
+/** The candidates of the query's words as typed (no condition read), as the weights were fitted. */
+const rankAsTyped = (searched: SearchRequest) => rankCandidates(deps, searched, understandQuery(searched.query, searched.filters));
 const samples: Sample[] = [];
 for (const [index, judged] of QUERIES.entries()) {
-  const ranked = await rankCandidates(deps, request(judged));
+  const ranked = await rankAsTyped(request(judged));
   for (const candidate of ranked) samples.push({ query: index, x: vector(candidate), y: isRelevant(judged, candidate.row) ? 1 : 0 });
 }
 console.log(`${samples.length} candidates of ${QUERIES.length} queries, ${samples.filter((s) => s.y).length} judged relevant`);
@@ -61,12 +67,12 @@ const scoreSample = (query: number, candidate: Ranked, y: number, fusedWeights: 
 });
 const scoreSamples: Sample[] = [];
 const rankedByQuery: Ranked[][] = [];
-for (const judged of QUERIES) rankedByQuery.push(await rankCandidates(deps, request(judged)));
+for (const judged of QUERIES) rankedByQuery.push(await rankAsTyped(request(judged)));
 // Fitted on what a person sees (each query's best candidates), where the score's meaning matters.
 rankedByQuery.forEach((ranked, q) => ranked.slice(0, SHOWN).forEach((c) => scoreSamples.push(scoreSample(q, c, isRelevant(QUERIES[q]!, c.row) ? 1 : 0, weights))));
 const { absent } = absentFromTitles(ABSENT_QUERIES, data.records.map((record) => record.job_title ?? ""));
 for (const [i, judged] of absent.filter((q) => !q.heldOut).entries()) {
-  const ranked = await rankCandidates(deps, { ...request({ query: judged.query, kind: "keyword", relevant: /$^/i }) });
+  const ranked = await rankAsTyped(request({ query: judged.query, kind: "keyword", relevant: /$^/i }));
   for (const c of ranked.slice(0, SHOWN)) scoreSamples.push({ ...scoreSample(QUERIES.length + i, c, 0, weights), weight: ABSENT_WEIGHT });
 }
 const scoreWeights = fitWith(scoreSamples, SCORE_NAMES.length);
@@ -78,7 +84,7 @@ console.log(`in-sample P@10 ordered by the fused score: ${JSON.stringify(mergeFo
 if (process.argv.includes("--write")) {
   const named = (w: number[], names: readonly string[]) =>
     Object.fromEntries([["bias", w[0]!], ...names.map((n, i) => [n, w[i + 1]!])].map(([k, v]) => [k, Math.round((v as number) * 100) / 100]));
-  const file = join(import.meta.dir, "../../server/relevance/ranking-weights.json");
+  const file = join(import.meta.dir, "../../server/rank/weights.json");
   const fitted = {
     comment: "Fitted by `bun bench/relevance/calibrate.ts --write` (logistic regression over the judged queries' candidates); firstPass without the feedback features; score over the fused score and the posting's own evidence, with the absent occupations' tuning part.",
     firstPass: named(fitWith(samples.map((s) => ({ ...s, x: s.x.slice(0, FIRST_PASS_NAMES.length) })), FIRST_PASS_NAMES.length), FIRST_PASS_NAMES),

@@ -1,4 +1,4 @@
-import { hotPathUpTo } from "../../server/memory/hot-path.ts";
+import { hotPathUpTo } from "../../server/memory/holder.ts";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadConfig, type Config } from "../../server/config.ts";
@@ -16,7 +16,7 @@ export const SHARED_DATA = resolve(ROOT, "../shared/data/jobs.jsonl.gz");
 /** The table the evaluation builds for itself when DATA_DIR does not hold the shared postings (git-ignored). */
 const EVAL_DATA_DIR = join(ROOT, "bench/.data/eval");
 /** The modules whose code decides what an ingest stores; the table is rebuilt when any of them changes. */
-const INGEST_MODULES = ["server/ingest/ingest.ts", "server/store/store.ts", "server/store/write.ts", "server/embedding/embedder.ts", "server/relevance/text.ts"];
+const INGEST_MODULES = ["server/ingest/ingest.ts", "server/store/store.ts", "server/store/write.ts", "server/embedding/embedder.ts", "server/text/fold.ts"];
 /** Holds the fingerprint of the code that built the evaluation table. */
 const BUILD_MARKER = "eval-build.txt";
 /** The offline model the tests build once per machine; reused so the evaluation needs no build of its own. */

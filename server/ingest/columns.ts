@@ -1,6 +1,7 @@
 import { formatDateTime } from "../../shared/time.ts";
 import type { RowMapper } from "./csv.ts";
-import { countryCode, parseLocation } from "./location.ts";
+import { countryCode } from "../places/countries.ts";
+import { parseLocation } from "../places/location.ts";
 
 /**
  * A generic CSV: which column fills which posting field. By default a column named like a field

@@ -3,13 +3,13 @@ import type { JobResult, ValidJobRecord } from "../../shared/job.ts";
 import { parseDateTime } from "../../shared/time.ts";
 import type { Embedder } from "../embedding/embedder.ts";
 import type { StoredJob } from "../store/schema.ts";
-import { rankingTerms } from "../relevance/ranking.ts";
+import { rankingTerms } from "../text/rank-terms.ts";
 import type { JobStore } from "../store/store.ts";
 import { updateVectorIndex, VECTOR_INDEX_MIN_ROWS, type IndexUpdate, type IndexWork } from "../store/index-maintenance.ts";
 import { writeLock, type LeaseHolder, type WriteLease, type WriteLock } from "../store/write-lease.ts";
 import { openRecords, type RawRecord, type ReadOptions, type RecordSource } from "./read.ts";
-import { locateCity } from "../geo/gazetteer.ts";
-import { annualSalary } from "./salary.ts";
+import { locateCity } from "../places/gazetteer.ts";
+import { annualSalary } from "../salary/salary.ts";
 import { acceptRecord, PROBLEMS_KEPT, validateRecord } from "./validate.ts";
 import { filterKeys } from "./filter-keys.ts";
 

@@ -1,6 +1,6 @@
 import { parseDateTime } from "../../shared/time.ts";
 import type { RowMapper } from "./csv.ts";
-import { parseLocation } from "./location.ts";
+import { parseLocation } from "../places/location.ts";
 
 /**
  * The CSV that JobSpy (python-jobspy) writes with `jobs.to_csv(...)`, mapped onto posting fields.

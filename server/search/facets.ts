@@ -1,6 +1,6 @@
 import type { FacetName } from "../../shared/search-params.ts";
 import type { FacetCounts } from "../../shared/search.ts";
-import { annualSalary } from "../ingest/salary.ts";
+import { annualSalary } from "../salary/salary.ts";
 import type { JobRow, StoreReader } from "../store/store.ts";
 
 /*

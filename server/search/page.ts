@@ -1,7 +1,7 @@
 import type { JobResult } from "../../shared/job.ts";
 import { DESCRIPTION_MAX_CHARS, type SearchRequest } from "../../shared/search.ts";
 import type { JobRow } from "../store/store.ts";
-import type { Ranked } from "./search.ts";
+import type { Ranked } from "../rank/rank.ts";
 
 /*
  * From ranked candidates to the page a caller gets: reposts collapsed, each candidate turned into a

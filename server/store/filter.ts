@@ -1,7 +1,7 @@
 import { invalidParameter } from "../../shared/errors.ts";
 import { SEARCH_PARAMS, type FilterPredicate, type NearBound, type ParamSpec, type SalaryBound, type SearchFilters } from "../../shared/search-params.ts";
-import { locatePlace } from "../geo/gazetteer.ts";
-import { KNOWN_CURRENCIES, toUsd } from "../ingest/salary.ts";
+import { locatePlace } from "../places/gazetteer.ts";
+import { KNOWN_CURRENCIES, toUsd } from "../salary/salary.ts";
 
 /**
  * The only place that writes a LanceDB predicate: each filter's declared predicate (column and

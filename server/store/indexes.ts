@@ -85,7 +85,7 @@ export const PARTITIONED_FROM = 200_000;
 /**
  * The ANN index for a table of `rows` postings (unit vectors). Below PARTITIONED_FROM: HNSW over
  * scalar-quantized vectors in one partition, dot distance (best measured at 29.5k; IVF_PQ lost recall).
- * From it: IVF_FLAT, √rows partitions of exact vectors probed ANN_NPROBES at a time (tuning.ts),
+ * From it: IVF_FLAT, √rows partitions of exact vectors probed ANN_NPROBES at a time (read.ts),
  * trained on l2, which ranks unit vectors as dot does but balances the partitions (k-means on dot
  * left partitions empty: recall@20 0.953 at 80 probes, l2 0.970). At 1M postings on two busy cores:
  * IVF_FLAT builds in ~11 s, HNSW-SQ took 510 s and IVF_HNSW_SQ in 64 partitions 972 s (bench/perf/scale-indexes.ts).

@@ -1,16 +1,15 @@
 import * as lancedb from "@lancedb/lancedb";
 import type { Table as ArrowTable } from "apache-arrow";
 import { LRUCache } from "lru-cache";
-import { rowTerms, type RankingTerms } from "../relevance/ranking.ts";
-import { dot } from "../relevance/vector.ts";
+import { dot } from "../embedding/vector.ts";
+import { rowTerms, type RankingTerms } from "../text/rank-terms.ts";
 import { buildWhere, idIn } from "./filter.ts";
 import type { IndexDistance } from "./indexes.ts";
 import type { FilterValues } from "../../shared/search.ts";
 import { readCountries, readFilterValues, readPosting } from "./postings.ts";
 import { CANDIDATE_COLUMNS } from "./schema.ts";
-import type { CandidateRow, Facets, JobRow, KeywordQuery, StoreReader, VersionCache } from "./store.ts";
+import type { CandidateRow, Facets, JobRow, KeywordClause, StoreReader, VersionCache } from "./store.ts";
 import type { termStatsReader } from "./term-stats.ts";
-import { ANN_EXACT_FILTER_ROWS, ANN_MAX_LIMIT, ANN_NPROBES, ANN_NPROBES_FILTERED, ANN_OVERFETCH, STRONG_EXPANSION_WEIGHT, TITLE_BOOST } from "../relevance/tuning.ts";
 
 /**
  * The searches' view of the table: nearest vectors and keyword matches among the postings a filter
@@ -63,15 +62,15 @@ export function createReader(
       return rows.sort((a, b) => b.cosine - a.cosine || (a.row.id < b.row.id ? -1 : 1)).slice(0, limit);
     },
 
-    async keyword(spec, filters, limit, full, inferred) {
+    async keyword(clauses, filters, limit, full, inferred) {
       const snapshot = hot?.at(await table.version());
-      if (snapshot) return withDescriptions(table, snapshot.keyword(spec, filters, limit, inferred), full);
+      if (snapshot) return withDescriptions(table, snapshot.keyword(clauses, filters, limit, inferred), full);
       // Each clause runs as its own query and scores add up, as SHOULD clauses do: a BooleanQuery
       // of the same clauses measured 5-6 times slower here.
       const where = buildWhere(filters, inferred);
       const lists = await Promise.all(
-        keywordClauses(spec).map((clause) => {
-          let query = table.query().fullTextSearch(clause).select([...candidateColumns(full), "_score"]).limit(limit);
+        clauses.map((clause) => {
+          let query = table.query().fullTextSearch(fullTextQuery(clause)).select([...candidateColumns(full), "_score"]).limit(limit);
           if (where !== undefined) query = query.where(where);
           return query.toArrow();
         }),
@@ -185,26 +184,39 @@ async function withDescriptions<T extends { row: CandidateRow }>(table: lancedb.
   return hits.map((hit) => ({ ...hit, row: { ...hit.row, job_description: descriptions.get(hit.row.id) ?? "" } }));
 }
 
+/** Candidate lists longer than this skip the ANN index: it gains little there (ef must be ≥ the candidates). */
+const ANN_MAX_LIMIT = 200;
+/** The ANN index fetches this many times the candidates; the best by exact distance are kept. */
+const ANN_OVERFETCH = 1.4;
+/**
+ * IVF partitions a search probes when the table's index is partitioned (store/indexes.ts, from
+ * PARTITIONED_FROM rows: √rows partitions); with one partition (smaller tables) they change nothing.
+ * On 1M recombined postings (bench/perf, scale-indexes): 60 probes recall@20 0.953,
+ * 80 0.966–0.970 at p50 ~9 ms, 120 0.977–0.982 at ~11 ms.
+ */
+const ANN_NPROBES = 80;
+/**
+ * With a filter: it admits a part of each partition's rows, so more partitions are probed for as many
+ * candidates (80 probes: recall@20 0.903; 160: 0.965–0.969 at p50 ~15 ms; 240: 0.984–0.987 at ~19 ms).
+ */
+const ANN_NPROBES_FILTERED = 160;
+/**
+ * With a partitioned index, a filter admitting at most this many rows is searched exactly: its nearest
+ * rows lie in any partition (at 1M, recall@20 at 160 probes was 0.63 for 150–300 admitted rows),
+ * and LanceDB's exact search reads only the admitted rows (8–10 ms there, ~12 ms for 1,000).
+ */
+const ANN_EXACT_FILTER_ROWS = 1_000;
+
 /** Tags list_filters names: the most used ones. */
 const TOP_TAGS = 100;
 
 /** Decoded postings kept per process (~2–4 KB each). */
 const POSTING_CACHE_SIZE = 20_000;
 
-/** The query as alternative clauses: own words in title (boosted) and description, extra words, CJK pairs. */
-function keywordClauses(spec: KeywordQuery): lancedb.FullTextQuery[] {
-  const clauses: lancedb.FullTextQuery[] = [];
-  if (spec.text.trim() !== "") {
-    clauses.push(new lancedb.MultiMatchQuery(spec.text, ["job_title", "job_description"], { boosts: [TITLE_BOOST, 1] }));
-  }
-  // Extra words only need to bring candidates in (ranking weighs them one by one): two clauses, not one per word.
-  if (spec.expansions.length > 0) {
-    const all = spec.expansions.map((e) => e.text).join(" ");
-    clauses.push(new lancedb.MatchQuery(all, "job_title", { boost: TITLE_BOOST / 2 }));
-    const strong = spec.expansions.filter((e) => e.weight >= STRONG_EXPANSION_WEIGHT).map((e) => e.text).join(" ");
-    if (strong !== "") clauses.push(new lancedb.MatchQuery(strong, "job_description", { boost: 0.5 }));
-  }
-  if (spec.cjk.length > 0) clauses.push(new lancedb.MatchQuery(spec.cjk.join(" "), "cjk_text"));
-  return clauses;
+/** A clause as LanceDB's full-text query: one column matched, or several (a row scores its best, boosted). */
+function fullTextQuery(clause: KeywordClause): lancedb.FullTextQuery {
+  const [first, ...others] = clause.fields;
+  if (first === undefined) throw new Error("a keyword clause names no column");
+  if (others.length === 0) return new lancedb.MatchQuery(clause.text, first.column, { boost: first.boost });
+  return new lancedb.MultiMatchQuery(clause.text, clause.fields.map((f) => f.column), { boosts: clause.fields.map((f) => f.boost) });
 }
-

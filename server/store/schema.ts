@@ -1,4 +1,4 @@
-import { TEXT_FORMAT } from "../relevance/text.ts";
+import { TEXT_FORMAT } from "../text/fold.ts";
 import { Field, FixedSizeList, Float32, Float64, List, Schema, Utf8 } from "apache-arrow";
 
 export const TABLE_NAME = "jobs";

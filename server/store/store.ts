@@ -4,10 +4,10 @@ import { existsSync } from "node:fs";
 import * as lancedb from "@lancedb/lancedb";
 import type { JobResult } from "../../shared/job.ts";
 import type { SearchFilters } from "../../shared/search.ts";
-import type { RowTerms } from "../relevance/ranking.ts";
+import type { RowTerms } from "../text/rank-terms.ts";
 import { createAdmin, vectorIndexPresence } from "./indexes.ts";
 import { createReader } from "./read.ts";
-import { TEXT_FORMAT } from "../relevance/text.ts";
+import { TEXT_FORMAT } from "../text/fold.ts";
 import { DIMENSION_KEY, MODEL_KEY, TABLE_NAME, TEXT_FORMAT_KEY, jobsSchema, type StoredJob } from "./schema.ts";
 import { isObjectStore, prepareLocation, sideFile, type TableLocation } from "./table-location.ts";
 import { TERM_STATS_FILE, termStatsReader, type TermStats } from "./term-stats.ts";
@@ -46,7 +46,7 @@ export interface VersionCache {
 /** StoreReader's nearest and keyword on a held version, without descriptions. */
 export interface VersionView {
   nearest(vector: Float32Array, filters: SearchFilters, limit: number, inferred?: SearchFilters): Array<{ row: CandidateRow; cosine: number }>;
-  keyword(query: KeywordQuery, filters: SearchFilters, limit: number, inferred?: SearchFilters): Array<{ row: CandidateRow; score: number }>;
+  keyword(clauses: KeywordClause[], filters: SearchFilters, limit: number, inferred?: SearchFilters): Array<{ row: CandidateRow; score: number }>;
 }
 
 /** What the copy holds: the version and its size, why nothing is held, or undefined while it builds. */
@@ -58,11 +58,14 @@ export type JobRow = { id: string; country?: string | null } & Omit<JobResult, "
 /** A candidate as ranking reads it: shared between searches, so never modified. */
 export type CandidateRow = Readonly<JobRow & { vector: Float32Array; terms: RowTerms }>;
 
-/** What the keyword retriever looks for: the query's words, weighted extra words, CJK pairs. */
-export interface KeywordQuery {
+/**
+ * One clause of a keyword (BM25) query, as server/rank/keyword-query.ts declares them: its text
+ * matched in each column with a boost, a row scoring its best column. A query's clauses each bring
+ * their own best rows, and a row's scores add up.
+ */
+export interface KeywordClause {
   text: string;
-  expansions: Array<{ text: string; weight: number }>;
-  cjk: string[];
+  fields: Array<{ column: "job_title" | "job_description" | "cjk_text"; boost: number }>;
 }
 
 export interface Facets {
@@ -133,7 +136,7 @@ export interface StoreReader {
    */
   nearest(vector: Float32Array, filters: SearchFilters, limit: number, full: boolean, inferred?: SearchFilters): Promise<Array<{ row: CandidateRow; cosine: number }>>;
   /** The `limit` best keyword (BM25) matches among those matching the filters (as `nearest`), with their score. */
-  keyword(query: KeywordQuery, filters: SearchFilters, limit: number, full: boolean, inferred?: SearchFilters): Promise<Array<{ row: CandidateRow; score: number }>>;
+  keyword(clauses: KeywordClause[], filters: SearchFilters, limit: number, full: boolean, inferred?: SearchFilters): Promise<Array<{ row: CandidateRow; score: number }>>;
   /** Distinct cities and sources present, recomputed only when the table changed. */
   facets(): Promise<Facets>;
   /** One posting and its vector by id; undefined when none has it. */

@@ -1,7 +1,7 @@
 import type * as lancedb from "@lancedb/lancedb";
 import type { SideFile } from "./table-location.ts";
-import { splitRankTerms } from "../relevance/ranking.ts";
-import { foldedWords } from "../relevance/text.ts";
+import { splitRankTerms } from "../text/rank-terms.ts";
+import { foldedWords } from "../text/fold.ts";
 
 /** The file's name beside the table. */
 export const TERM_STATS_FILE = "term-stats.json";

@@ -1,7 +1,7 @@
 import { SymSpell } from "mnemonist";
 import type { TermStats } from "../store/term-stats.ts";
-import { contentKeys } from "../relevance/normalize.ts";
-import { fold } from "../relevance/text.ts";
+import { contentKeys } from "../text/query-tokens.ts";
+import { fold } from "../text/fold.ts";
 
 /*
  * Typo tolerance from the corpus's own vocabulary. A query word with little evidence in the postings

@@ -1,23 +1,25 @@
 import type { SearchFilters } from "../../shared/search.ts";
 import { OCCUPATIONS } from "../relevance/knowledge/occupations.ts";
 import { MODIFIER_WORDS } from "../relevance/knowledge/words.ts";
-import { fold, hasCjk } from "../relevance/text.ts";
-import type { Facets } from "../store/store.ts";
+import { findPlaces, placeIndex, type DataPlaces } from "../places/in-query.ts";
 import type { TermStats } from "../store/term-stats.ts";
+import { fold, foldedWords, hasCjk } from "../text/fold.ts";
 import { findConditions } from "./conditions.ts";
 import { findDates } from "./dates.ts";
 import { withoutOverlaps, type Finding } from "./finding.ts";
-import { findPlaces, placeIndex } from "./places.ts";
+import { analyzeQuery, type Occupations } from "./occupations.ts";
 import { correctSpelling } from "./spelling.ts";
 
 /*
- * What a person typed, understood: misspellings corrected, then the conditions stated in words
- * (places, remote, visa, seniority, employment type, time) read as filters, and the rest searched.
+ * What a person typed, understood in one pass: misspellings corrected, then the conditions stated in
+ * words (places, remote, visa, seniority, employment type, time) read as filters, then what the words
+ * left to search say of the job (occupations of the knowledge base, expansions: occupations.ts).
  * Explicit filters always win: a condition whose filter the request sets is not applied (a hint
  * says so). Pure and synchronous; the caller supplies the data's places and term statistics and the clock.
  */
 
-export interface Understanding {
+/** One name from the pass to the response's `query` echo: what the words were understood to say. */
+export interface Understanding extends Occupations {
   /** The words to search: the (corrected) query without the conditions read as filters. */
   text: string;
   /** The corrected query, or null when nothing was corrected. */
@@ -25,17 +27,39 @@ export interface Understanding {
   /** Filters read from the query, as a POST body would give them (`{city: "Berlin", remote: true}`). */
   filters: Record<string, unknown>;
   hints: string[];
+  /**
+   * The words name a job outright (the knowledge base is sure of it, or every word is a title or skill
+   * word of its best occupation): its own words serve it best, and `expansions` is empty.
+   */
+  namesJob: boolean;
 }
 
 export interface UnderstandContext {
-  facets: Facets;
+  facets: DataPlaces;
   stats: TermStats | undefined;
   now: Date;
 }
 
-export function understandQuery(query: string, explicit: SearchFilters, context: UnderstandContext): Understanding {
+/**
+ * `query` understood. Without a context, its words are taken as they are (no correction, no
+ * condition read: `understand=false`, similar jobs) and only what they say of the job is read.
+ */
+export function understandQuery(query: string, explicit: SearchFilters, context?: UnderstandContext): Understanding {
+  const conditions = context === undefined ? asTyped(query) : readConditions(query, explicit, context);
+  return { ...conditions, ...theJob(conditions.text) };
+}
+
+// --- internal ---
+
+type Conditions = Pick<Understanding, "text" | "corrected" | "filters" | "hints">;
+
+function asTyped(query: string): Conditions {
+  return { text: query, corrected: null, filters: {}, hints: [] };
+}
+
+function readConditions(query: string, explicit: SearchFilters, context: UnderstandContext): Conditions {
   // Chinese and other CJK text has no spaces to find words between; it is searched as typed.
-  if (hasCjk(query)) return { text: query, corrected: null, filters: {}, hints: [] };
+  if (hasCjk(query)) return asTyped(query);
   const correction = correctSpelling(query, context.stats, WRITTEN_JOB_WORDS);
   const text = correction.text;
   const docs = (word: string) => context.stats?.df[fold(word)] ?? 0;
@@ -76,7 +100,31 @@ export function understandQuery(query: string, explicit: SearchFilters, context:
   };
 }
 
-// --- internal ---
+/** From this confidence on, the knowledge base says the query names an occupation itself. */
+const NAMED_JOB_CONFIDENCE = 0.95;
+
+/** What the words left to search say of the job; a CJK query has its own keyword path, and English expansions would pull it towards English postings. */
+function theJob(text: string): Occupations & { namesJob: boolean } {
+  const analysis = analyzeQuery(text);
+  const namesJob = (analysis.occupations[0]?.confidence ?? 0) >= NAMED_JOB_CONFIDENCE || isVocabularyQuery(analysis);
+  return { ...analysis, expansions: hasCjk(text) || namesJob ? [] : analysis.expansions, namesJob };
+}
+
+/** Every title and skill word of each occupation, folded: a query made only of these is a keyword query. */
+const VOCABULARY = new Map(
+  OCCUPATIONS.map((o) => [o.id, new Set([...o.titles, ...o.skills].flatMap((text) => foldedWords(text)))]),
+);
+
+/**
+ * True when each of the query's words is a title or skill word of its best occupation ("elixir erlang"):
+ * the person typed the job's own vocabulary, so its words match literally and related jobs only dilute.
+ */
+function isVocabularyQuery(analysis: Occupations): boolean {
+  const best = analysis.occupations[0];
+  const words = best && VOCABULARY.get(best.id);
+  const tokens = analysis.terms.flatMap((term) => foldedWords(term));
+  return words !== undefined && tokens.length > 0 && tokens.every((token) => words.has(token));
+}
 
 /** Words of every occupation's titles and skills and the modifier words, as written: never a place or a typo. */
 const WRITTEN_JOB_WORDS = new Set(

@@ -12,7 +12,7 @@ export const MODELS_DIR = existsSync(join(ROOT, "tests/.cache/models"))
   : join(ROOT, "bench/.data/models");
 
 /** The modules whose code decides what an ingest stores (as in bench/relevance/dataset.ts). */
-const INGEST_MODULES = ["server/ingest/ingest.ts", "server/store/store.ts", "server/store/write.ts", "server/embedding/embedder.ts", "server/relevance/text.ts"];
+const INGEST_MODULES = ["server/ingest/ingest.ts", "server/store/store.ts", "server/store/write.ts", "server/embedding/embedder.ts", "server/text/fold.ts"];
 const BUILD_MARKER = "bench-build.json";
 
 export interface IngestRun {

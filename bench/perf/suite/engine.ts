@@ -1,4 +1,4 @@
-import { hotPathUpTo } from "../../../server/memory/hot-path.ts";
+import { hotPathUpTo } from "../../../server/memory/holder.ts";
 import { loadConfig } from "../../../server/config.ts";
 import { loadEmbedder } from "../../../server/embedding/embedder.ts";
 import { searchJobs } from "../../../server/search/search.ts";

@@ -1,7 +1,7 @@
 import { CityListSchema, type CityList } from "../../../shared/search.ts";
 import { z } from "zod";
 import { READ_ONLY, jsonSchema, readArgs, type McpTool } from "../tool.ts";
-import { nameKey } from "../../relevance/text.ts";
+import { nameKey } from "../../places/names.ts";
 
 /** Optional narrowing (ours): without arguments the spec's answer, every city. */
 const Input = z.object({

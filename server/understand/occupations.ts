@@ -1,12 +1,12 @@
 import { buildOccupationIndex } from "./occupation-index.ts";
 import { matchOccupations, type OccupationMatch } from "./occupation-match.ts";
-import { OCCUPATIONS } from "./knowledge/occupations.ts";
-import { compactText, contentKeys, keptTokens, queryTokens, type Token } from "./normalize.ts";
-import { fold, hasCjk } from "./text.ts";
-import { MAX_EXPANSIONS, NAMED_DAMPING } from "./tuning.ts";
-import { MODIFIER_WORDS } from "./knowledge/words.ts";
+import { OCCUPATIONS } from "../relevance/knowledge/occupations.ts";
+import { compactText, contentKeys, keptTokens, queryTokens, type Token } from "../text/query-tokens.ts";
+import { fold, hasCjk } from "../text/fold.ts";
+import { MODIFIER_WORDS } from "../relevance/knowledge/words.ts";
 
-export interface QueryAnalysis {
+/** What a query's words say of the job it is for. */
+export interface Occupations {
   /** The query's own content words: lowercased, filler and stop words removed ("someone to", "people who", "looking for", "I want a job as", "we need"…), order kept, duplicates removed. Non-empty whenever the query has any word. */
   terms: string[];
   /** Occupations the query matches in the knowledge base, best first, with a confidence in (0, 1]. At most 3. */
@@ -16,7 +16,7 @@ export interface QueryAnalysis {
 }
 
 /** Analyzes a free-text job query; pure, deterministic, fast (< 0.2 ms typical; precompute indexes at module load). */
-export function analyzeQuery(query: string): QueryAnalysis {
+export function analyzeQuery(query: string): Occupations {
   const tokens = queryTokens(query);
   const content = keptTokens(tokens, INDEX.titlePairs);
   const cjkChunks = new Set(tokens.filter((t) => t.kind === "cjk").map((t) => t.chunk));
@@ -37,6 +37,11 @@ export function analyzeQuery(query: string): QueryAnalysis {
 }
 
 // --- internal ---
+
+/** Most expansions (titles, skills) one query gains. */
+const MAX_EXPANSIONS = 12;
+/** A query that already names the job gains less from its synonyms; the retrieval side decides how far to trust them. */
+const NAMED_DAMPING = 0.6;
 
 const INDEX = buildOccupationIndex(OCCUPATIONS);
 
@@ -90,7 +95,7 @@ function expansionWords(text: string): string[] {
 
 const EXPANSION_WORDS = new Map<string, string[]>();
 
-function expand(matches: OccupationMatch[], queryWords: Set<string>): QueryAnalysis["expansions"] {
+function expand(matches: OccupationMatch[], queryWords: Set<string>): Occupations["expansions"] {
   const byKey = new Map<string, { text: string; weight: number }>();
   const offer = (text: string, weight: number) => {
     const words = expansionWords(text);

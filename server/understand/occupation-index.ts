@@ -1,8 +1,7 @@
-import type { Occupation } from "./knowledge/occupations.ts";
-import { compactText, contentKeys, keptTokens, queryTokens } from "./normalize.ts";
-import { fold, hasCjk } from "./text.ts";
-import { SMOOTHING } from "./tuning.ts";
-import { EVERYDAY_WORDS } from "./knowledge/words.ts";
+import type { Occupation } from "../relevance/knowledge/occupations.ts";
+import { compactText, contentKeys, keptTokens, queryTokens } from "../text/query-tokens.ts";
+import { fold, hasCjk } from "../text/fold.ts";
+import { EVERYDAY_WORDS } from "../relevance/knowledge/words.ts";
 
 export interface Posting {
   /** An occupation, or one of its texts (a title, phrase or skill), by position. */
@@ -94,6 +93,9 @@ export function pairs(keys: string[]): string[] {
 }
 
 // --- internal ---
+
+/** Added to every document frequency: a word in one phrase of one entry is rare here, not necessarily telling. */
+const SMOOTHING = 1;
 
 const FIELD_WEIGHT = { title: 1, skill: 0.8, phrase: 0.7 } as const;
 

@@ -1,34 +1,37 @@
 import { parseSearchRequest, PLAUSIBLE_SCORE, readFilters, type QueryEcho, type SearchRequest } from "../../shared/search.ts";
 import type { JobResult } from "../../shared/job.ts";
 import type { JobStore } from "../store/store.ts";
-import { nameKey } from "../relevance/text.ts";
-import { understandQuery } from "../understand/understand.ts";
+import { nameKey } from "../places/names.ts";
+import { understandQuery, type Understanding } from "../understand/understand.ts";
 
 /*
  * Between a request and its search: what the words say (server/understand/) made into the request
  * searched, and the `query` echo of the response, with hints about the page it gave.
  */
 
-export interface UnderstoodRequest {
-  /** The request to search: the remaining words, the filters read from them as `inferred`. */
-  request: SearchRequest;
-  /** The response's `query` for the page this request gave. */
-  echo(results: JobResult[], asked: SearchRequest): QueryEcho;
-}
-
-export async function understandRequest(deps: { store: Pick<JobStore, "facets" | "termStats"> }, request: SearchRequest): Promise<UnderstoodRequest> {
-  const understood = request.understand && request.similarTo === undefined ? await understand(deps, request) : undefined;
-  const effective = understood ? { ...request, query: understood.text, inferred: readFilters(understood.filters) } : request;
+/**
+ * The request to search (the remaining words, the filters read from them as `inferred`), what its
+ * words were understood to say, and the response's `query` for the page it gave. With understand=false
+ * and for similar jobs the words are taken as typed: no condition is read, none corrected.
+ */
+export async function understandRequest(
+  deps: { store: Pick<JobStore, "facets" | "termStats"> },
+  request: SearchRequest,
+): Promise<{ request: SearchRequest; understanding: Understanding; echo(results: JobResult[], asked: SearchRequest): QueryEcho }> {
+  const conditions = request.understand && request.similarTo === undefined;
+  const understanding = conditions ? await understand(deps, request) : understandQuery(request.query, request.filters);
+  const effective = conditions ? { ...request, query: understanding.text, inferred: readFilters(understanding.filters) } : request;
   const city = request.filters.city;
   const cityLike = city === undefined ? undefined : await similarCity(deps, city);
   return {
     request: effective,
+    understanding,
     echo(results, asked) {
       const query: QueryEcho = {
         text: effective.query,
-        applied_filters: understood?.filters ?? {},
-        corrected: understood?.corrected ?? null,
-        hints: [...(understood?.hints ?? [])],
+        applied_filters: understanding.filters,
+        corrected: understanding.corrected,
+        hints: [...understanding.hints],
       };
       if (results.length === 0 && asked.offset === 0 && Object.keys(query.applied_filters).length > 0) {
         query.hints.push(`no posting matches the filters read from the query (${describe(query.applied_filters)}); search for the exact words instead with understand=false`);

@@ -1,5 +1,5 @@
-import { CJK_CLASS as CJK, fold, hasCjk } from "./text.ts";
-import { ALIAS, COMPOUNDS, FILLER_WORDS, GO_AFTER, GO_BEFORE, IT_JOB_WORDS, STOP_WORDS } from "./knowledge/words.ts";
+import { CJK_CLASS as CJK, fold, hasCjk } from "./fold.ts";
+import { ALIAS, COMPOUNDS, FILLER_WORDS, GO_AFTER, GO_BEFORE, IT_JOB_WORDS, STOP_WORDS } from "../relevance/knowledge/words.ts";
 
 /**
  * Query analysis tokens, shared by the occupation index and query understanding: a query word

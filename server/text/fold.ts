@@ -4,7 +4,7 @@
  * the format it was loaded with, and opening it with another asks for a reload (store.ts), so stored
  * and query terms never drift apart. Change it with any change here.
  */
-import { IRREGULAR, KEEP_E } from "./knowledge/words.ts";
+import { IRREGULAR, KEEP_E } from "../relevance/knowledge/words.ts";
 export const TEXT_FORMAT = "text-2";
 
 /** Han, Hiragana, Katakana and Hangul: scripts written without spaces between words (a regex class body). */
@@ -12,11 +12,6 @@ export const CJK_CLASS = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=K
 const CJK = new RegExp(`[${CJK_CLASS}]`, "u");
 const CJK_RUN = new RegExp(`[${CJK_CLASS}]+`, "gu");
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}+#]*(?:\.[\p{L}\p{N}]+)*[+#]*/gu;
-
-/** A name as people compare names: accents and case aside, spaces folded ("Zürich " → "zurich"). */
-export function nameKey(text: string): string {
-  return text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/\s+/g, " ").trim();
-}
 
 export function hasCjk(text: string): boolean {
   return CJK.test(text);

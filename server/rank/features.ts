@@ -1,7 +1,11 @@
-import { cjkBigrams, foldedWords } from "./text.ts";
-import { dot } from "./vector.ts";
-import { FEEDBACK_DEPTH } from "./tuning.ts";
-import FITTED from "./ranking-weights.json" with { type: "json" };
+import { cjkBigrams, foldedWords } from "../text/fold.ts";
+import type { RowTerms } from "../text/rank-terms.ts";
+
+/*
+ * The evidence ranking weighs, per candidate: what the retrievers said, how much of the query the
+ * posting's title and text hold, the knowledge base's titles and skills in it, CJK pairs, and (set by
+ * feedback.ts and addDataEvidence) its likeness to the best candidates and whether the data holds the job.
+ */
 
 /** What a query contributes to ranking: its own words, weighted extra words, and CJK pairs. */
 export interface RankingQuery {
@@ -67,9 +71,6 @@ export interface RetrievalEvidence {
   vectorReciprocal: number;
 }
 
-/** How much of a description the text features read: where postings say what the job is. */
-export const DESCRIPTION_HEAD = 1000;
-
 export function rankingQuery(
   terms: string[],
   expansions: Array<{ text: string; weight: number }>,
@@ -83,39 +84,6 @@ export function rankingQuery(
     expansions: expansions.map(({ text, weight }) => ({ tokens: foldedWords(text), weight })).filter((e) => e.tokens.length > 0),
     cjk: [...new Set(cjkBigrams(query))],
   };
-}
-
-/** What ranking reads of a posting, computed once at ingest (stored columns `rank_terms`, `cjk_text`). */
-export interface RankingTerms {
-  rank_terms: string;
-  cjk_text: string;
-}
-
-export function rankingTerms(title: string, description: string): RankingTerms {
-  const titleTokens = new Set(foldedWords(title));
-  const textTokens = new Set([...titleTokens, ...foldedWords(description.slice(0, DESCRIPTION_HEAD))]);
-  return {
-    rank_terms: `${[...titleTokens].join(" ")}\n${[...textTokens].join(" ")}`,
-    cjk_text: cjkBigrams(`${title} ${description}`).join(" "),
-  };
-}
-
-/** The folded words of the title and of title + description start, from `rank_terms`. */
-export function splitRankTerms(rankTerms: string): { title: string[]; text: string[] } {
-  const [title = "", text = ""] = rankTerms.split("\n");
-  return { title: title.split(" ").filter(Boolean), text: text.split(" ").filter(Boolean) };
-}
-
-/** A posting's ranking words as sets, built once per posting (see `rowTerms`) and reused by every search. */
-export interface RowTerms {
-  title: Set<string>;
-  text: Set<string>;
-  cjk: Set<string>;
-}
-
-export function rowTerms(row: RankingTerms): RowTerms {
-  const { title, text } = splitRankTerms(row.rank_terms);
-  return { title: new Set(title), text: new Set(text), cjk: new Set(row.cjk_text === "" ? [] : row.cjk_text.split(" ")) };
 }
 
 /** `named`: the query names a job outright (the knowledge base is sure of it), see `Features.namedMiss`. */
@@ -171,81 +139,9 @@ export function addDataEvidence(items: Features[], named: boolean): void {
   for (const f of items) Object.assign(f, { bestTitle, bestExpansion, namedGap: named ? 1 - bestTitle : 0, titleHeld });
 }
 
-/**
- * Pseudo-relevance feedback: ranks once without it, takes the best few postings as examples of
- * what the person wants, and sets each candidate's feedback features from its likeness to them.
- */
-export function addFeedback(items: Array<{ features: Features; vector: Float32Array; terms: RowTerms }>): void {
-  const top = [...items].sort((a, b) => firstPassScore(b.features) - firstPassScore(a.features)).slice(0, FEEDBACK_DEPTH);
-  if (top.length === 0) return;
-  const centroid = new Float32Array(top[0]!.vector.length);
-  for (const item of top) for (let i = 0; i < centroid.length; i++) centroid[i]! += item.vector[i]!;
-  const norm = Math.hypot(...centroid) || 1;
-  const titleCounts = new Map<string, number>();
-  for (const item of top) for (const t of item.terms.title) titleCounts.set(t, (titleCounts.get(t) ?? 0) + 1);
-  for (const item of items) {
-    const likeness = dot(item.vector, centroid);
-    const title = item.terms.title;
-    let shared = 0;
-    for (const t of title) if ((titleCounts.get(t) ?? 0) >= 2) shared++;
-    item.features.feedbackCosine = likeness / norm;
-    item.features.feedbackTitle = title.size === 0 ? 0 : shared / title.size;
-  }
-}
-
-/**
- * The fused relevance of a posting: a linear blend of its features (weights from the evaluation,
- * see README "Relevance"). Higher is better; it does not depend on the page or the other candidates.
- */
-export function fusedScore(f: Features): number {
-  let sum = WEIGHTS.bias;
-  for (const name of FEATURE_NAMES) sum += WEIGHTS[name] * f[name];
-  return sum;
-}
-
-/**
- * The 0–1 score: a logistic model of "relevant" over the fused score (which orders the candidates,
- * partly by how they compare with one another) and the evidence a posting holds on its own: how much
- * of the query its title and text hold, the knowledge base's titles in it, and whether it misses a job
- * the query names. Fitted (bench/relevance/calibrate.ts) on the judged queries and on queries for occupations
- * no posting is for, so that a score approximates the share of results with that score that are
- * relevant (0.8 ≈ 4 in 5) and a query nothing in the data answers scores under 0.5.
- */
-export function calibratedScore(fused: number, f: Features): number {
-  let sum = SCORE.bias + SCORE.fused * fused;
-  for (const name of SCORE_FEATURES) sum += SCORE[name] * f[name];
-  return Math.round((1 / (1 + Math.exp(-sum))) * 10_000) / 10_000;
-}
-
-/** The features the score reads besides the fused score: the posting's own evidence and whether the data holds the job. */
-export const SCORE_FEATURES = [
-  "titleCoverage", "textCoverage", "expansionTitle", "expansionText", "cjkCoverage", "namedMiss", "bestTitle", "bestExpansion", "namedGap", "titleHeld",
-] as const satisfies readonly (keyof Features)[];
-
-// --- internal ---
-
+/** The features of the first pass (before feedback), in the order of the fitted weights. */
 export const FIRST_PASS_NAMES = [
   "cosine", "cosineGap", "bm25Share", "bm25Reciprocal", "vectorReciprocal", "titleCoverage", "textCoverage", "expansionTitle", "expansionText", "cjkCoverage", "cjkMismatch",
 ] as const satisfies readonly (keyof Features)[];
+/** Every feature the fused score weighs. */
 export const FEATURE_NAMES = [...FIRST_PASS_NAMES, "feedbackCosine", "feedbackTitle"] as const satisfies readonly (keyof Features)[];
-
-/** The ranking before feedback: the weights fitted without the feedback features. */
-function firstPassScore(f: Features): number {
-  let sum = FIRST_PASS.bias;
-  for (const name of FIRST_PASS_NAMES) sum += FIRST_PASS[name] * f[name];
-  return sum;
-}
-
-/** The fitted weights: ranking-weights.json, which `bun bench/relevance/calibrate.ts --write` writes. */
-const FIRST_PASS = weightsOf(FITTED.firstPass, FIRST_PASS_NAMES);
-const WEIGHTS = weightsOf(FITTED.full, FEATURE_NAMES);
-const SCORE = weightsOf(FITTED.score, ["fused", ...SCORE_FEATURES] as const);
-
-/** The weights of `names` (and the bias); a missing one fails at start rather than ranking with NaN. */
-function weightsOf<N extends string>(fitted: Record<string, number>, names: readonly N[]): Record<"bias" | N, number> {
-  for (const name of ["bias", ...names]) {
-    if (typeof fitted[name] !== "number") throw new Error(`ranking-weights.json has no weight for ${name}; run bun bench/calibrate.ts --write`);
-  }
-  return fitted as Record<"bias" | N, number>;
-}
-

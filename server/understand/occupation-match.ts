@@ -1,6 +1,5 @@
-import { matchChineseTitles } from "./cjk-match.ts";
+import { matchChineseTitles } from "./cjk-titles.ts";
 import { pairs, type OccupationIndex } from "./occupation-index.ts";
-import { BESIDE_NAMED, FULL_STRENGTH, MAX_TITLE_WORDS, MIN_CONFIDENCE, MIN_RELATIVE, NAMED_FLOOR, NAMING_MASS, TIE, UNNAMED } from "./tuning.ts";
 
 export interface OccupationMatch {
   /** Position in the index's occupation list. */
@@ -46,6 +45,25 @@ export function matchOccupations(
 }
 
 // --- internal ---
+
+/** Occupations matched less confidently than this are not reported at all. */
+const MIN_CONFIDENCE = 0.2;
+/** A runner-up far behind the best match is noise, not another reading of the query. */
+const MIN_RELATIVE = 0.4;
+/** Evidence (idf × field weight) that counts as a full-strength match: about one rare word in a title. */
+const FULL_STRENGTH = 0.5;
+/** A query that matches without naming a title is a paraphrase; it stays a little less certain. */
+const UNNAMED = 0.85;
+/** When the query names a job outright, every other occupation is only an alternative to it. */
+const BESIDE_NAMED = 0.75;
+/** Longest run of query words looked up as one title. */
+const MAX_TITLE_WORDS = 6;
+/** The least fit of an occupation the query names, reached when nothing else in the query is explained. */
+const NAMED_FLOOR = 0.4;
+/** The idf a title needs, as a share of the largest, to name a job. */
+const NAMING_MASS = 0.5;
+/** Scores this close to the best count as a tie. */
+const TIE = 0.95;
 
 // Scratch space per text, reused across calls (JavaScript runs one analysis at a time).
 let textScore = new Float64Array(0);

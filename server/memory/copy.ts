@@ -3,11 +3,10 @@ import type { FixedSizeList } from "apache-arrow";
 import { LRUCache } from "lru-cache";
 import type { SearchFilters } from "../../shared/search.ts";
 import { rowTests, type FilterColumns } from "../store/filter.ts";
-import type { CandidateRow, KeywordQuery, VersionView } from "../store/store.ts";
+import type { CandidateRow, KeywordClause, VersionView } from "../store/store.ts";
 import { decodeCandidate } from "../store/read.ts";
-import { STRONG_EXPANSION_WEIGHT, TITLE_BOOST } from "../relevance/tuning.ts";
 import { FieldBuilder, fieldBytes, scoreField, type FieldIndex } from "./bm25.ts";
-import { lanceTokens, whitespaceTokens } from "./tokens.ts";
+import { lanceTokens, whitespaceTokens } from "../text/lance-tokens.ts";
 import { indexVectors, nearestRows, TopK, type VectorIndex } from "./vectors.ts";
 
 /*
@@ -76,6 +75,8 @@ export async function buildSnapshot(table: lancedb.Table, version: number): Prom
 /** Text columns kept: the filters' and what a candidate is decoded from (descriptions are not: see `keyword`). */
 const KEPT_TEXT = ["id", "city", "country", "data_source", "company_name", "seniority_level", "employment_type", "job_title", "result_json"] as const;
 const NUMBER_COLUMNS = ["publish_ts", "lat", "lon", "salary_min_usd", "salary_max_usd"] as const;
+/** The keyword index of each column a clause can match. */
+const FIELD_OF = { job_title: "title", job_description: "description", cjk_text: "cjk" } as const;
 /** Arrays' slots, numbers, tag lists, the decoded candidate once read: per posting, roughly. */
 const PER_ROW_BYTES = 600;
 /** Bytes of filters' admitted rows kept per snapshot (a mask and a list each: 1–5 bytes a posting). */
@@ -140,25 +141,20 @@ class MemorySnapshot implements Snapshot {
     return nearestRows(this.index, vector, limit, allowed?.rows).map(({ row, cosine }) => ({ row: this.candidate(row), cosine }));
   }
 
-  keyword(spec: KeywordQuery, filters: SearchFilters, limit: number, inferred?: SearchFilters) {
+  keyword(clauses: KeywordClause[], filters: SearchFilters, limit: number, inferred?: SearchFilters) {
     const allowed = this.select(filters, inferred);
     if (allowed === "none") return [];
     const mask = allowed?.mask;
     const merged = new Map<number, number>();
-    const add = (hits: Array<{ row: number; cosine: number }>) => {
-      for (const { row, cosine: score } of hits) merged.set(row, (merged.get(row) ?? 0) + score);
-    };
-    // The clauses of store/read.ts keywordClauses, each its own top `limit`, scores summed.
-    if (spec.text.trim() !== "") {
-      const tokens = lanceTokens(spec.text);
-      add(this.bestOf(limit, mask, [[this.fields.title, tokens, TITLE_BOOST]], [[this.fields.description, tokens, 1]]));
+    // The clauses of rank/keyword-query.ts, as LanceDB runs them: each its own top `limit`, scores summed.
+    for (const clause of clauses) {
+      const [first, second] = clause.fields.map(({ column, boost }): [FieldIndex, string[], number] => {
+        const field = this.fields[FIELD_OF[column]];
+        return [field, column === "cjk_text" ? whitespaceTokens(clause.text) : lanceTokens(clause.text), boost];
+      });
+      if (first === undefined || clause.fields.length > 2) throw new Error("a keyword clause matches one or two columns");
+      for (const { row, cosine: score } of this.bestOf(limit, mask, [first], second && [second])) merged.set(row, (merged.get(row) ?? 0) + score);
     }
-    if (spec.expansions.length > 0) {
-      add(this.bestOf(limit, mask, [[this.fields.title, lanceTokens(spec.expansions.map((e) => e.text).join(" ")), TITLE_BOOST / 2]]));
-      const strong = spec.expansions.filter((e) => e.weight >= STRONG_EXPANSION_WEIGHT).map((e) => e.text).join(" ");
-      if (strong !== "") add(this.bestOf(limit, mask, [[this.fields.description, lanceTokens(strong), 0.5]]));
-    }
-    if (spec.cjk.length > 0) add(this.bestOf(limit, mask, [[this.fields.cjk, spec.cjk, 1]]));
     const best = new TopK(limit);
     for (const [row, score] of merged) best.offer(row, score);
     return best.sorted().map(({ row, cosine: score }) => ({ row: this.candidate(row), score }));

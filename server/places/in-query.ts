@@ -1,16 +1,30 @@
-import { CJK_CITY_NAMES } from "../geo/cjk-city-names.ts";
-import { nameKey } from "../relevance/text.ts";
-import type { Facets } from "../store/store.ts";
-import type { Finding } from "./finding.ts";
+import { CJK_CITY_NAMES } from "./cjk-city-names.ts";
+import { countryNames } from "./countries.ts";
+import { CITY_ALIASES, nameKey } from "./names.ts";
 
 /*
  * Cities and countries named in a query. Cities are those of the data, by their own name, an
  * English name of a city stored in another script ("Hangzhou" → 杭州) or a common short form ("SF",
- * "NYC"); countries by their English name (Intl.DisplayNames, so every ISO code has one) or a short
- * form ("USA", "UK"). A place after "in", "at", "near", "around" or "based in" is read surely; a
+ * "NYC", names.ts); countries by their English name or another name (countries.ts: "USA", "UK"). A place after "in", "at", "near", "around" or "based in" is read surely; a
  * place alone only when it cannot be a word of the job: several words, or one that the postings use
  * about as often as they name the place ("London" yes; "Mobile", "Reading" no).
  */
+
+/** What the data says of its places (the store's facets): each city's postings and main country, and which cities the gazetteer placed. */
+export interface DataPlaces {
+  cityCounts: Array<{ city: string; country: string | null; postings: number }>;
+  located: Set<string>;
+}
+
+/** A place named in a query: where its words are (the lead "in", "near" … included) and the filter it means. */
+export interface PlaceFinding {
+  start: number;
+  end: number;
+  phrase: string;
+  filters: Record<string, unknown>;
+  /** Read surely: after a lead word, several words, or a name that cannot be a word of the job. */
+  confident: boolean;
+}
 
 export interface PlaceIndex {
   /** Places by their folded name (lowercase, no accents), with the filter each means. */
@@ -25,7 +39,7 @@ interface Place {
 }
 
 /** The places of the data (cached per facets object: recomputed only when the table changed). */
-export function placeIndex(facets: Facets): PlaceIndex {
+export function placeIndex(facets: DataPlaces): PlaceIndex {
   let index = INDEXES.get(facets);
   if (index === undefined) INDEXES.set(facets, (index = build(facets)));
   return index;
@@ -35,9 +49,9 @@ export function placeIndex(facets: Facets): PlaceIndex {
  * The places named in `text`. `wordDocs` says in how many postings a word occurs (term statistics),
  * `isJobWord` whether it is a word of an occupation in the knowledge base.
  */
-export function findPlaces(text: string, index: PlaceIndex, wordDocs: (word: string) => number, isJobWord: (word: string) => boolean): Finding[] {
+export function findPlaces(text: string, index: PlaceIndex, wordDocs: (word: string) => number, isJobWord: (word: string) => boolean): PlaceFinding[] {
   const words = [...text.matchAll(WORD)].map((m) => ({ start: m.index, end: m.index + m[0].length, key: nameKey(m[0]) }));
-  const found: Finding[] = [];
+  const found: PlaceFinding[] = [];
   for (let i = 0; i < words.length; i++) {
     for (let n = Math.min(index.longest, words.length - i); n >= 1; n--) {
       const name = words.slice(i, i + n).map((w) => w.key).join(" ");
@@ -58,38 +72,18 @@ export function findPlaces(text: string, index: PlaceIndex, wordDocs: (word: str
 
 // --- internal ---
 
-const INDEXES = new WeakMap<Facets, PlaceIndex>();
+const INDEXES = new WeakMap<DataPlaces, PlaceIndex>();
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'.]*/gu;
 /** Words that put a place after them; "the" as in "in the Netherlands". */
 const LEAD = /\b(?:(?:jobs?|roles?|positions?|based|located|work(?:ing)?|live|living|relocate|relocating)\s+)?(?:in|at|near|around|within|to)\s+(?:the\s+)?$/i;
 
-/** Short forms people type for cities of the data, by the data's name. */
-const CITY_ALIASES: Record<string, string[]> = {
-  "San Francisco": ["sf", "san fran", "san francisco bay area", "sf bay area"],
-  "New York": ["nyc", "new york city", "ny", "manhattan"],
-  "Los Angeles": ["la", "l.a."],
-  Washington: ["dc", "washington dc", "washington d.c.", "d.c."],
-  Bengaluru: ["bangalore"],
-  Munich: ["munchen", "münchen"],
-  Mumbai: ["bombay"],
-  "Tel Aviv": ["tel aviv-yafo", "tlv"],
-  Philadelphia: ["philly"],
-};
-const COUNTRY_ALIASES: Record<string, string[]> = {
-  US: ["usa", "u.s.", "u.s.a.", "us", "america", "united states of america", "the us", "the states"],
-  GB: ["uk", "u.k.", "britain", "great britain", "england", "scotland", "wales"],
-  NL: ["holland"],
-  AE: ["uae"],
-  KR: ["korea"],
-  CZ: ["czech republic"],
-};
 /** A lone one-word city needs this many postings, and postings that use its word at most this many times more. */
 const ALONE_MIN_POSTINGS = 5;
 const ALONE_WORD_RATIO = 4;
 /** Two-letter names that mean the place even alone ("ios developer sf"); "us", "la" and "ny" need an "in". */
 const SAFE_SHORT = new Set(["sf", "uk"]);
 
-function build(facets: Facets): PlaceIndex {
+function build(facets: DataPlaces): PlaceIndex {
   const names = new Map<string, Place>();
   /** One place per name: a city before a country, else the one with more postings. */
   const add = (name: string, place: Place) => {
@@ -109,22 +103,10 @@ function build(facets: Facets): PlaceIndex {
     if (english) add(english, place);
     for (const alias of CITY_ALIASES[city] ?? []) add(alias, place);
   }
-  const display = new Intl.DisplayNames(["en"], { type: "region" });
-  for (let a = 65; a <= 90; a++) {
-    for (let b = 65; b <= 90; b++) {
-      const code = String.fromCharCode(a, b);
-      let name: string | undefined;
-      try {
-        name = display.of(code);
-      } catch {
-        continue;
-      }
-      if (!name || name === code || /unknown/i.test(name)) continue;
-      const place = { filters: { country: code }, postings: byCountry.get(code) ?? 0 };
-      // A city of the data keeps its name ("Singapore", "Hong Kong" are both).
-      add(name, place);
-      for (const alias of COUNTRY_ALIASES[code] ?? []) add(alias, place);
-    }
+  for (const [code, aliases] of countryNames()) {
+    const place = { filters: { country: code }, postings: byCountry.get(code) ?? 0 };
+    // A city of the data keeps its name ("Singapore", "Hong Kong" are both).
+    for (const name of aliases) add(name, place);
   }
   const longest = Math.max(1, ...[...names.keys()].map((k) => k.split(" ").length));
   return { names, longest: Math.min(longest, 5) };

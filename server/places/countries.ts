@@ -1,16 +1,10 @@
-/**
- * Place names → the fields of a posting: ISO 3166-1 alpha-2 country codes from country names,
- * codes and common aliases, US states by abbreviation or name, and `parseLocation` for the
- * free-text locations job boards print ("San Francisco, CA, US", "Berlin, Germany", "Remote").
- */
+import { nameKey } from "./names.ts";
 
-export interface ParsedLocation {
-  city?: string;
-  /** ISO 3166-1 alpha-2, uppercase. */
-  country?: string;
-  /** The text said the job is remote ("Remote", "Anywhere", "(Remote)"). */
-  remote: boolean;
-}
+/*
+ * Countries and US states by name: ISO 3166-1 alpha-2 codes with CLDR's English short names, the
+ * other names people and job boards use, and the 50 states and DC. The one table of countries: a
+ * posting's location at load and a country named in a query both resolve here.
+ */
 
 /**
  * The country code for a name ("Germany", "united states", "Türkiye"), an alias ("USA", "UK",
@@ -20,68 +14,26 @@ export interface ParsedLocation {
 export function countryCode(text: string): string | undefined {
   const trimmed = text.trim();
   if (/^[A-Z]{2}$/.test(trimmed) && COUNTRY_NAMES.has(trimmed)) return trimmed;
-  return BY_NAME.get(nameKey(trimmed));
+  return BY_NAME.get(countryKey(trimmed));
 }
 
 /** The two-letter abbreviation of a US state (or DC) given by abbreviation ("CA") or name ("California"). */
 export function usState(text: string): string | undefined {
   const trimmed = text.trim();
   if (/^[A-Z]{2}$/.test(trimmed)) return US_STATES.has(trimmed) ? trimmed : undefined;
-  return STATE_BY_NAME.get(nameKey(trimmed));
+  return STATE_BY_NAME.get(countryKey(trimmed));
 }
 
-/**
- * Splits a board's location text into city, country and a remote flag, reading its comma-separated
- * parts from the end:
- * - "Remote", "Anywhere", "Worldwide", "Work from home" parts and a "(Remote)" suffix set `remote`;
- * - with two parts, the last one is a US state first ("Sacramento, CA", "Dover, DE", "Atlanta, Georgia"
- *   are in the US), and so is a lone state abbreviation ("CA"); otherwise the last part is a country
- *   when it is a country name, an alias or an uppercase two-letter code ("Berlin, Germany",
- *   "Toronto, ON, CA"), or the US when it is a US state ("Texas");
- * - of what is left, the first part is the city and the rest (a state, province or county) is dropped,
- *   unless all that is left is a US state ("Texas, United States" has no city).
- */
-export function parseLocation(text: string | undefined | null): ParsedLocation {
-  let remote = false;
-  const parts: string[] = [];
-  for (let part of (text ?? "").split(",")) {
-    part = part.replace(/\s*\((remote|hybrid|on-?site)\)\s*$/i, (_, kind: string) => {
-      if (kind.toLowerCase() === "remote") remote = true;
-      return "";
-    }).trim();
-    if (part === "") continue;
-    if (REMOTE_WORDS.test(part)) remote = true;
-    else parts.push(part);
-  }
-  if (parts.length === 0) return { remote };
-
-  const last = parts[parts.length - 1]!;
-  const stateFirst = parts.length === 2 || (parts.length === 1 && /^[A-Z]{2}$/.test(last));
-  const lastIsState = usState(last) !== undefined && (stateFirst || countryCode(last) === undefined);
-  const country = lastIsState ? "US" : countryCode(last);
-  if (country !== undefined) parts.pop();
-  // "Texas, United States": all that is left before the country is a state, not a city.
-  const onlyAState = !lastIsState && parts.length === 1 && country === "US" && usState(parts[0]!) !== undefined;
-  const city = onlyAState ? undefined : parts[0];
-  return { ...(city !== undefined ? { city } : {}), ...(country !== undefined ? { country } : {}), remote };
+/** Every country code with its English name and other names (the name first). */
+export function countryNames(): Array<[code: string, names: string[]]> {
+  return [...COUNTRY_NAMES].map(([code, name]) => [code, [name, ...(COUNTRY_ALIASES[code]?.split(";").map((a) => a.trim()) ?? [])]]);
 }
 
 // --- internal ---
 
-const REMOTE_WORDS = /^(remote|anywhere|worldwide|work from home|wfh)$/i;
-
-/** Lowercase, without accents, "&" as "and", no dots or apostrophes, no leading "the". */
-function nameKey(text: string): string {
-  return text
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(/&/g, " and ")
-    .replace(/[.'’]/g, "")
-    .replace(/\bsaint\b/g, "st")
-    .replace(/\s+/g, " ")
-    .trim()
-    .replace(/^the /, "");
+/** A name's key for these tables: "The Gambia" is Gambia and "Saint Lucia" St. Lucia, however written. */
+function countryKey(text: string): string {
+  return nameKey(text).replace(/^the /, "").replace(/\bsaint\b/g, "st");
 }
 
 /** ISO 3166-1 alpha-2 codes with CLDR's English short names, plus Kosovo (XK). */
@@ -128,7 +80,7 @@ const COUNTRY_NAMES = new Map<string, string>(
 
 /** Other names people and job boards use. */
 const COUNTRY_ALIASES: Record<string, string> = {
-  US: "usa; us; u.s.; u.s.a.; united states of america; america",
+  US: "usa; us; u.s.; u.s.a.; united states of america; america; the us; the states",
   GB: "uk; u.k.; great britain; britain; england; scotland; wales; northern ireland",
   CZ: "czech republic",
   TR: "turkey; turkiye",
@@ -167,9 +119,9 @@ const COUNTRY_ALIASES: Record<string, string> = {
 };
 
 const BY_NAME = new Map<string, string>();
-for (const [code, name] of COUNTRY_NAMES) BY_NAME.set(nameKey(name), code);
+for (const [code, name] of COUNTRY_NAMES) BY_NAME.set(countryKey(name), code);
 for (const [code, names] of Object.entries(COUNTRY_ALIASES)) {
-  for (const name of names.split(";")) BY_NAME.set(nameKey(name), code);
+  for (const name of names.split(";")) BY_NAME.set(countryKey(name), code);
 }
 
 /** The 50 states and the District of Columbia. */
@@ -186,5 +138,5 @@ const US_STATES = new Map<string, string>(
     .map((entry) => [entry.slice(0, 2), entry.slice(3)] as [string, string]),
 );
 
-const STATE_BY_NAME = new Map<string, string>([...US_STATES].map(([code, name]) => [nameKey(name), code]));
+const STATE_BY_NAME = new Map<string, string>([...US_STATES].map(([code, name]) => [countryKey(name), code]));
 for (const name of ["dc", "washington dc"]) STATE_BY_NAME.set(name, "DC");

@@ -1,0 +1,64 @@
+import type { SearchRequest } from "../../shared/search.ts";
+import { dot } from "../embedding/vector.ts";
+import type { Embedder } from "../embedding/embedder.ts";
+import { rankingQuery } from "../rank/features.ts";
+import { keywordClauses, STRONG_EXPANSION_WEIGHT } from "../rank/keyword-query.ts";
+import { scoreCandidates, type Candidate, type Ranked } from "../rank/rank.ts";
+import type { JobStore } from "../store/store.ts";
+import { idf } from "../store/term-stats.ts";
+import type { Understanding } from "../understand/understand.ts";
+import { stopIfLate, type Deadline } from "./deadline.ts";
+
+/*
+ * Retrieval and ranking of one search: the query's vector (steered by the strong expansions), the
+ * keyword clauses, both retrievers among the postings the filters admit (filters apply inside both),
+ * their union ranked (server/rank/).
+ */
+
+/** Each retriever brings at least this many candidates, so fusion has depth beyond one page. */
+const MIN_CANDIDATES = 50;
+
+export interface RetrievalDeps {
+  store: JobStore;
+  embedder: Embedder;
+}
+
+/**
+ * Every candidate of both retrievers, best first. `understanding` is what the words of
+ * `request.query` say (understand/); the deadline is looked at between steps. Exported for the
+ * evaluation, which fits the ranking weights on these features.
+ */
+export async function rankCandidates(deps: RetrievalDeps, request: SearchRequest, understanding: Understanding, deadline?: Deadline, minDepth = 0): Promise<Ranked[]> {
+  const mode = request.retrieval ?? "hybrid";
+  stopIfLate(deadline, "embed");
+  const { terms, expansions, namesJob } = understanding;
+  const stats = deps.store.termStats();
+  const query = rankingQuery(terms, expansions, request.query, (token) => idf(stats, token));
+  const depth = Math.max(MIN_CANDIDATES, 2 * (request.offset + request.topK), minDepth);
+  const steering = expansions.filter((e) => e.weight >= STRONG_EXPANSION_WEIGHT).map((e) => e.text);
+  const vector = mode === "bm25" ? undefined : request.similarTo?.vector ?? (await deps.embedder.embedQuery([request.query, ...steering].join(" ")));
+  const keywordText = terms.join(" ") || request.query;
+  const full = request.detail === "full";
+  stopIfLate(deadline, "retrieve");
+  const [nearest, keyword] = await Promise.all([
+    vector === undefined ? [] : deps.store.nearest(vector, request.filters, depth, full, request.inferred),
+    mode === "vector"
+      ? []
+      : deps.store.keyword(
+          keywordClauses({ text: keywordText, expansions: mode === "hybrid" ? expansions : [], cjk: query.cjk }),
+          request.filters,
+          depth,
+          full,
+          request.inferred,
+        ),
+  ]);
+
+  const candidates = new Map<string, Candidate>();
+  nearest.forEach(({ row, cosine }, i) => candidates.set(row.id, { row, cosine, bm25: 0, bm25Rank: null, vectorRank: i + 1 }));
+  keyword.forEach(({ row, score }, i) => {
+    const known = candidates.get(row.id);
+    if (known) Object.assign(known, { bm25: score, bm25Rank: i + 1 });
+    else candidates.set(row.id, { row, cosine: vector ? dot(vector, row.vector) : 0, bm25: score, bm25Rank: i + 1, vectorRank: null });
+  });
+  return scoreCandidates([...candidates.values()], query, mode, namesJob, () => stopIfLate(deadline, "rank"));
+}
