@@ -43,7 +43,7 @@ export type FacetName = (typeof FACET_NAMES)[number];
  * Facets count the matches among this many candidates of each retriever (up to twice as many
  * postings), whatever the page, so counts and total_matches stay the same from page to page. A search
  * matching fewer postings counts them all; a broader one counts its best. Measured: at 200 a search
- * with every facet costs about twice a plain one; at 1,000, seven times (bench/jobs.ts).
+ * with every facet costs about twice a plain one; at 1,000, seven times (bench/perf/facets-similar.ts).
  */
 export const FACET_DEPTH = 200;
 

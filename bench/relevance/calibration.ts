@@ -1,6 +1,6 @@
 import { parseSearchRequest } from "../../shared/search.ts";
 import { searchJobs, type SearchDeps } from "../../server/search/search.ts";
-import type { AbsentQuery } from "./absent-queries.ts";
+import type { AbsentQuery } from "./sets/absent-queries.ts";
 import type { CountedQuery, ModeOutcome } from "./evaluate.ts";
 import { K } from "./evaluate.ts";
 import { markdownTable } from "./report.ts";

@@ -3,7 +3,7 @@ import { parseSearchRequest } from "../../shared/search.ts";
 import { searchJobs, type SearchDeps } from "../../server/search/search.ts";
 import { isRelevant, matchesFilters } from "./judge.ts";
 import { mean, ndcgAt, percentile, precisionAt } from "./metrics.ts";
-import type { JudgedQuery, QueryKind } from "./queries.ts";
+import type { JudgedQuery, QueryKind } from "./sets/queries.ts";
 import type { EvalRecord } from "./dataset.ts";
 
 /** Each retriever with the query's words as typed (hybrid is the service with understand=false), and the service by default. */

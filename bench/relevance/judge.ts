@@ -1,7 +1,7 @@
 import type { SearchFilters } from "../../shared/search.ts";
 import { parseDateTime } from "../../shared/time.ts";
-import type { FieldJudge } from "./constraint-queries.ts";
-import type { JudgedQuery } from "./queries.ts";
+import type { FieldJudge } from "./sets/constraint-queries.ts";
+import type { JudgedQuery } from "./sets/queries.ts";
 
 /** What a judge reads of a posting: the same fields on a search result and on a record of the data file. */
 export interface JudgedPosting {

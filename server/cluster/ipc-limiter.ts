@@ -7,7 +7,7 @@ import { createMemoryRateLimiter, type HitOptions, type RateDecision, type RateL
  * processes ask it over their IPC channel. One small message each way per decision (a hit, taking a
  * slot in flight); giving a slot back is one message without an answer. Decisions are exact, as in
  * one process: the primary decides every request in arrival order. A round trip costs ~20–60 µs of
- * latency and a few µs of CPU (bench/processes.ts measures it), against milliseconds per search.
+ * latency and a few µs of CPU (bench/perf/processes.ts measures it), against milliseconds per search.
  */
 
 /** A worker's question to the primary. */

@@ -16,7 +16,7 @@ export function fusedScore(f: Features): number {
  * The 0–1 score: a logistic model of "relevant" over the fused score (which orders the candidates,
  * partly by how they compare with one another) and the evidence a posting holds on its own: how much
  * of the query its title and text hold, the knowledge base's titles in it, and whether it misses a job
- * the query names. Fitted (bench/calibrate.ts) on the judged queries and on queries for occupations
+ * the query names. Fitted (bench/relevance/calibrate.ts) on the judged queries and on queries for occupations
  * no posting is for, so that a score approximates the share of results with that score that are
  * relevant (0.8 ≈ 4 in 5) and a query nothing in the data answers scores under 0.5.
  */

@@ -10,7 +10,7 @@ import { searchJobs, type SearchDeps, type SearchOutcome } from "./search.ts";
 /*
  * Job details and similar jobs (GET /v1/jobs/{id}, /v1/jobs/{id}/similar; MCP get_job,
  * find_similar_jobs, fetch). Similar jobs are a search whose vector is the posting's own and whose
- * words are its title (its tags, tried too, made the results worse: bench/jobs.ts), with the search's
+ * words are its title (its tags, tried too, made the results worse: bench/perf/facets-similar.ts), with the search's
  * filters and paging; what the title says of seniority, employment type and remote ("Software
  * Engineer Interns") filters as it would in a query, so an internship's similar jobs are internships.
  * The posting and its reposts are left out, and the page is best first unless `sort` says otherwise.

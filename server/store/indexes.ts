@@ -88,7 +88,7 @@ export const PARTITIONED_FROM = 200_000;
  * From it: IVF_FLAT, √rows partitions of exact vectors probed ANN_NPROBES at a time (read.ts),
  * trained on l2, which ranks unit vectors as dot does but balances the partitions (k-means on dot
  * left partitions empty: recall@20 0.953 at 80 probes, l2 0.970). At 1M postings on two busy cores:
- * IVF_FLAT builds in ~11 s, HNSW-SQ took 510 s and IVF_HNSW_SQ in 64 partitions 972 s (bench/scale-indexes.ts).
+ * IVF_FLAT builds in ~11 s, HNSW-SQ took 510 s and IVF_HNSW_SQ in 64 partitions 972 s (bench/perf/scale-indexes.ts).
  */
 export function vectorIndexConfig(rows: number): lancedb.Index {
   if (rows < PARTITIONED_FROM) return lancedb.Index.hnswSq({ distanceType: "dot", numPartitions: 1 });
@@ -147,7 +147,7 @@ async function createVectorIndex(table: lancedb.Table, replace: boolean): Promis
 }
 
 /**
- * Filter columns with an index. Measured with bench/filter-indexes.ts on the 29.5k postings: search
+ * Filter columns with an index. Measured with bench/perf/filter-indexes.ts on the 29.5k postings: search
  * p50 with vs without, tags 7.5 vs 13.1 ms, remote 7.6 vs 12.8, near 8.6 vs 11.5, seniority 7.5 vs
  * 9.4, employment type 6.3 vs 8.2, salary 6.2 vs 7.6; the five build in under 50 ms.
  */
