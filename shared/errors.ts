@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Machine-readable error codes and the HTTP status each one maps to (spec §2.4, §7.1). */
+/** Machine-readable error codes and the HTTP status each one maps to (job-search-service.md §2.4, §7.1). */
 export const ERROR_STATUS = {
   MISSING_QUERY: 400,
   INVALID_PARAMETER: 400,
@@ -19,7 +19,7 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-/** The REST error body (spec §2.4): every error but 429. */
+/** The REST error body (job-search-service.md §2.4): every error but 429. */
 export const ErrorBodySchema = z.object({
   request_id: z.string().describe("Identifier of the request, equal to the x-request-id response header"),
   error: z.string().describe("Human-readable message; for a bad parameter it starts with the parameter's name"),
@@ -27,7 +27,7 @@ export const ErrorBodySchema = z.object({
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
-/** The 429 body (spec §7.1), sent with a Retry-After header of the same number of seconds. */
+/** The 429 body (job-search-service.md §7.1), sent with a Retry-After header of the same number of seconds. */
 export const RateLimitedBodySchema = z.object({
   error: z.string().describe("Rate limit exceeded"),
   retry_after: z.number().int().describe("Seconds to wait before the next request (includes jitter)"),

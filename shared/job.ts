@@ -36,7 +36,7 @@ export const JobRecordSchema = z.object({
 export type JobRecord = z.input<typeof JobRecordSchema>;
 export type ValidJobRecord = z.output<typeof JobRecordSchema> & { id: string };
 
-/** A search result (spec §2.1, and `id`). Optional fields are absent when unknown, never null. */
+/** A search result (job-search-service.md §2.1, and `id`). Optional fields are absent when unknown, never null. */
 export const JobResultSchema = z.object({
   score: z.number().min(0).max(1).describe("Relevance in [0, 1], higher is better; the same posting scores the same on every page"),
   id: z.string().describe("The posting's id (ours, beside the spec's fields): GET /v1/jobs/{id}, MCP get_job"),

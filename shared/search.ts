@@ -114,7 +114,7 @@ function parametersSchema(via: Interface) {
 /** Arguments of the MCP tool `search_jobs`: the REST parameters with `query` for `q`, without `explain`. */
 export const SearchArgumentsSchema = parametersSchema("mcp");
 
-/** REST search parameters (POST body, GET query string; spec §4.1, §4.2), for the OpenAPI document. */
+/** REST search parameters (POST body, GET query string; job-search-service.md §4.1, §4.2), for the OpenAPI document. */
 export const SearchParametersSchema = parametersSchema("post");
 
 /** What the search understood of q (ours, beside the spec's fields; see README "Query understanding"). */
@@ -132,7 +132,7 @@ export const FacetCountsSchema = z.record(z.string(), z.array(z.object({ value: 
 export type FacetCounts = z.infer<typeof FacetCountsSchema>;
 const TotalMatchesSchema = z.number().int().describe("With facets: how many postings match (what the facets count), the same on every page");
 
-/** REST search response (spec §2.2), with what was understood of q. */
+/** REST search response (job-search-service.md §2.2), with what was understood of q. */
 export const SearchResponseSchema = z.object({
   request_id: z.string().describe("Identifier of the request, equal to the x-request-id response header"),
   total: z.number().int().describe("Number of results in this page"),
@@ -154,7 +154,7 @@ export const SearchResultsSchema = z.object({
 });
 export type SearchResults = z.infer<typeof SearchResultsSchema>;
 
-/** What `list_cities` returns as structuredContent (spec §2.3). */
+/** What `list_cities` returns as structuredContent (job-search-service.md §2.3). */
 export const CityListSchema = z.object({
   total: z.number().int().describe("Number of cities (that start with prefix, when given), however many limit returns"),
   cities: z.array(z.string()).describe("Every city that has postings, sorted (those starting with prefix; the first limit)"),

@@ -1,6 +1,6 @@
 import type { AppError, ErrorBody, RateLimitedBody } from "../../shared/errors.ts";
 
-/** The spec's error body (§2.4): `{request_id, error, error_code}`; 429 is `{error, retry_after}` + Retry-After. */
+/** The spec's error body (job-search-service.md §2.4): `{request_id, error, error_code}`; 429 is `{error, retry_after}` + Retry-After. */
 export function errorResponse(error: AppError, requestId: string): Response {
   const headers: Record<string, string> = { "content-type": "application/json", "x-request-id": requestId };
   if (error.code === "RATE_LIMITED") {

@@ -268,7 +268,7 @@ function toStoredJob(record: ValidJobRecord, hash: string, vector: Float32Array)
   };
 }
 
-/** The result fields of spec §2.1 but score and description, in its order, unknown ones absent (id goes before them). */
+/** The result fields of job-search-service.md §2.1 but score and description, in its order, unknown ones absent (id goes before them). */
 function resultFields(job: ReturnType<typeof normalized>): Omit<JobResult, "score" | "id"> {
   return {
     ...present("job_title", job.job_title),

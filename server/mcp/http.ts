@@ -187,7 +187,7 @@ async function authenticate(deps: McpDeps, request: Request, base: string): Prom
   return apiKey === null ? undefined : requireApiKey(deps.keys, apiKey);
 }
 
-/** 401 as spec §5 rule 1: JSON-RPC -32600 `Unauthorized`, id null, and where to discover how to sign in. */
+/** 401 as job-search-service.md §5 rule 1: JSON-RPC -32600 `Unauthorized`, id null, and where to discover how to sign in. */
 function unauthorized(base: string, requestId: string, invalidToken?: string): Response {
   let challenge = `Bearer resource_metadata="${resourceMetadataUrl(base)}"`;
   if (invalidToken !== undefined) {

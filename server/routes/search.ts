@@ -14,7 +14,7 @@ import { searchJobs, type SearchDeps, type SearchOutcome } from "../search/searc
 import { getPosting, similarJobs } from "../search/similar.ts";
 
 /**
- * GET and POST /v1/search (spec §4.1, §4.2): API key, a slot in flight, its rate limit, then parameters, then the search.
+ * GET and POST /v1/search (job-search-service.md §4.1, §4.2): API key, a slot in flight, its rate limit, then parameters, then the search.
  * GET /v1/cities (ours, not in the spec): the cities with posting counts, for pickers and the CLI.
  * GET /v1/jobs/{id} and /v1/jobs/{id}/similar (ours): one posting, and postings like it (a search).
  * CORS (cors.ts) grants only allowed origins; others are not refused, since a key in the

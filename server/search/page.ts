@@ -50,7 +50,7 @@ export function repostKey(row: Pick<JobRow, "company_name" | "job_title">): stri
 const repostKeys = new WeakMap<object, string>();
 
 export function toResult(candidate: Ranked, request: SearchRequest): JobResult {
-  // The stored fields are id, then spec §2.1's in its order with unknown ones absent; score goes first.
+  // The stored fields are id, then job-search-service.md §2.1's in its order with unknown ones absent; score goes first.
   const { job_description, vector: _, terms: __, country: ___, ...fields } = candidate.row;
   return {
     score: candidate.score,

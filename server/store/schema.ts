@@ -45,7 +45,7 @@ export interface StoredJob {
    */
   rank_terms: string;
   /**
-   * What a search reads of a candidate, as JSON: id, the result fields (spec §2.1 order, unknown ones
+   * What a search reads of a candidate, as JSON: id, the result fields (job-search-service.md §2.1 order, unknown ones
    * absent), rank_terms and cjk_text. One column instead of fifteen: each column read costs ~1 ms.
    */
   result_json: string;
