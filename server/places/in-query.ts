@@ -1,5 +1,6 @@
 import { CJK_CITY_NAMES } from "./cjk-city-names.ts";
 import { countryNames } from "./countries.ts";
+import { nameWords } from "../text/words.ts";
 import { CITY_ALIASES, nameKey } from "./names.ts";
 
 /*
@@ -50,7 +51,7 @@ export function placeIndex(facets: DataPlaces): PlaceIndex {
  * `isJobWord` whether it is a word of an occupation in the knowledge base.
  */
 export function findPlaces(text: string, index: PlaceIndex, wordDocs: (word: string) => number, isJobWord: (word: string) => boolean): PlaceFinding[] {
-  const words = [...text.matchAll(WORD)].map((m) => ({ start: m.index, end: m.index + m[0].length, key: nameKey(m[0]) }));
+  const words = nameWords(text).map(({ word, start, end }) => ({ start, end, key: nameKey(word) }));
   const found: PlaceFinding[] = [];
   for (let i = 0; i < words.length; i++) {
     for (let n = Math.min(index.longest, words.length - i); n >= 1; n--) {
@@ -73,7 +74,6 @@ export function findPlaces(text: string, index: PlaceIndex, wordDocs: (word: str
 // --- internal ---
 
 const INDEXES = new WeakMap<DataPlaces, PlaceIndex>();
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}'.]*/gu;
 /** Words that put a place after them; "the" as in "in the Netherlands". */
 const LEAD = /\b(?:(?:jobs?|roles?|positions?|based|located|work(?:ing)?|live|living|relocate|relocating)\s+)?(?:in|at|near|around|within|to)\s+(?:the\s+)?$/i;
 

@@ -2,6 +2,7 @@ import { SymSpell } from "mnemonist";
 import type { TermStats } from "../store/term-stats.ts";
 import { contentKeys } from "../text/query-tokens.ts";
 import { fold } from "../text/fold.ts";
+import { CORRECTABLE_WORD, isVocabularyWord } from "../text/words.ts";
 
 /*
  * Typo tolerance from the corpus's own vocabulary. A query word with little evidence in the postings
@@ -27,7 +28,7 @@ export interface Correction {
 export function correctSpelling(query: string, stats: TermStats | undefined, known: ReadonlySet<string>): Correction {
   if (!stats || stats.docs === 0) return { text: query, changes: [] };
   const changes: Correction["changes"] = [];
-  const text = query.replace(WORD, (word) => {
+  const text = query.replace(CORRECTABLE_WORD, (word) => {
     const lower = word.toLowerCase();
     const folded = fold(lower);
     if (folded.length < MIN_LENGTH) return word;
@@ -48,7 +49,6 @@ export function correctSpelling(query: string, stats: TermStats | undefined, kno
 
 // --- internal ---
 
-const WORD = /(?<![\p{L}\p{N}])[a-zA-Z]{3,}(?![\p{L}\p{N}+#.])/gu;
 /** Shorter words have too many neighbours to correct safely. */
 const MIN_LENGTH = 3;
 /** A word in more postings than this is a word of the data, not a typo. */
@@ -76,12 +76,12 @@ function vocabularyOf(stats: TermStats, known: ReadonlySet<string>): Vocabulary 
   const index = new SymSpell({ maxDistance: 2, verbosity: 2 });
   const docs = new Map<string, number>();
   for (const [word, n] of Object.entries(stats.df)) {
-    if (n >= MIN_DOCS_OF_CORRECTION && /^[a-z]{3,}$/.test(word)) docs.set(word, n);
+    if (n >= MIN_DOCS_OF_CORRECTION && isVocabularyWord(word)) docs.set(word, n);
   }
   const written = new Map<string, string>();
   for (const word of known) {
     const folded = fold(word);
-    if (!/^[a-z]{3,}$/.test(folded) || written.has(folded)) continue;
+    if (!isVocabularyWord(folded) || written.has(folded)) continue;
     written.set(folded, word);
     const searchedAs = contentKeys(word, true)[0];
     docs.set(folded, Math.max(docs.get(folded) ?? 0, (searchedAs && stats.df[searchedAs]) || 0));

@@ -4,6 +4,7 @@ import { MODIFIER_WORDS } from "../knowledge/knowledge.ts";
 import { findPlaces, placeIndex, type DataPlaces } from "../places/in-query.ts";
 import type { TermStats } from "../store/term-stats.ts";
 import { fold, foldedWords, hasCjk } from "../text/fold.ts";
+import { writtenWords } from "../text/words.ts";
 import { findConditions } from "./conditions.ts";
 import { findDates } from "./dates.ts";
 import { withoutOverlaps, type Finding } from "./finding.ts";
@@ -128,7 +129,7 @@ function isVocabularyQuery(analysis: Occupations): boolean {
 
 /** Words of every occupation's titles and skills and the modifier words, as written: never a place or a typo. */
 const WRITTEN_JOB_WORDS = new Set(
-  [...OCCUPATIONS.flatMap((o) => [...o.titles, ...o.skills]), ...MODIFIER_WORDS].flatMap((text) => text.toLowerCase().match(/[a-z][a-z0-9+#.]*/g) ?? []),
+  [...OCCUPATIONS.flatMap((o) => [...o.titles, ...o.skills]), ...MODIFIER_WORDS].flatMap(writtenWords),
 );
 const JOB_WORDS = new Set([...WRITTEN_JOB_WORDS].map(fold));
 
