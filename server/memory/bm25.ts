@@ -89,7 +89,7 @@ export function scoreField(
   }
 }
 
-/** Bytes the index holds: what bounds the in-memory path (see docs/performance.md). */
+/** Bytes the index holds: what bounds the in-memory copy (see docs/performance.md). */
 export function fieldBytes(field: FieldIndex): number {
   let bytes = 0;
   for (const [token, list] of field.postings) bytes += token.length * 2 + 64 + list.docs.byteLength + list.weights.byteLength;

@@ -130,7 +130,7 @@ export interface StoreReader {
   version(): Promise<number>;
   /** Settles when searches are answered from memory (or will not be: the table is larger than the bound). */
   warm(): Promise<void>;
-  /** The in-memory path's version and size, why it is off, or undefined while it builds. */
+  /** The in-memory copy's version and size, why it is off, or undefined while it builds. */
   memoryCopy(): MemoryCopyState;
   /** How many postings use each word (for weighting query words); undefined before the first load. */
   termStats(): TermStats | undefined;

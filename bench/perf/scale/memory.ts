@@ -8,7 +8,7 @@ import { createBenchKey, spawnBenchServer } from "../suite/server.ts";
 
 /** The service's memory on the scale table, and what each posting costs in it and on disk. */
 export interface ScaleMemory {
-  /** A server on an empty DATA_DIR after its first search: runtime, embedder, HTTP (no in-memory path: nothing to hold). */
+  /** A server on an empty DATA_DIR after its first search: runtime, embedder, HTTP (no in-memory copy: nothing to hold). */
   emptyMb: number;
   /** A server on the scale table after its first search. */
   afterStartMb: number;
@@ -31,7 +31,7 @@ export interface ScaleMemory {
 export async function measureServerMemory(dir: string, postings: number, queries: ScaleQuery[]): Promise<ScaleMemory> {
   const empty = mkdtempSync(join(tmpdir(), "scale-empty-"));
   try {
-    // Without the in-memory path: on an empty table it answers searches with a 500 (server/memory/vectors.ts).
+    // Without the in-memory copy: on an empty table it answers searches with a 500 (server/memory/vectors.ts).
     const emptyMb = await serverRss(empty, [], { HOT_PATH_MAX_POSTINGS: "0" });
     const [afterStartMb, afterQueriesMb] = await serverRss(dir, queries);
     const lance = join(dir, `${TABLE_NAME}.lance`);

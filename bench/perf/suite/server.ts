@@ -13,7 +13,7 @@ export interface BenchServer {
   readyMs: number;
   /** Process spawn → first 200 answer to POST /v1/search. */
   firstAnswerMs: number;
-  /** Process spawn → the in-memory path is built (its "hot_path" log line); NaN when it is off. */
+  /** Process spawn → the in-memory copy is built (its "hot_path" log line); NaN when it is off. */
   hotPathMs: number;
   rssMb(): number;
   stop(): Promise<void>;
