@@ -14,7 +14,7 @@ export interface BenchServer {
   /** Process spawn → first 200 answer to POST /v1/search. */
   firstAnswerMs: number;
   /** Process spawn → the in-memory copy is built (its "hot_path" log line); NaN when it is off. */
-  hotPathMs: number;
+  memoryCopyMs: number;
   rssMb(): number;
   stop(): Promise<void>;
 }
@@ -76,9 +76,9 @@ export async function spawnBenchServer(dataDir: string, apiKey: string, env: Rec
   const readyLine = log.text.split("\n").find((line) => line.includes('"msg":"ready"'));
   const readyMs = readyLine ? Number(JSON.parse(readyLine).ms) : Number.NaN;
   // Load runs measure the steady state: searches answered from memory (server/memory/), once it is built.
-  const hotPathMs = await waitForHotPath(log, proc, started, Number(env.SERVER_PROCESSES ?? 1));
+  const memoryCopyMs = await waitForMemoryCopy(log, proc, started, Number(env.SERVER_PROCESSES ?? 1));
   return {
-    hotPathMs,
+    memoryCopyMs,
     pid: proc.pid,
     url,
     readyMs,
@@ -127,7 +127,7 @@ export function readRssMb(pid: number): number {
  * Waits (up to 120 s) for the "hot_path" line of each of the server's `processes` (each builds its own
  * copy): the time from spawn, or NaN when the path is off or skipped.
  */
-async function waitForHotPath(log: { text: string }, proc: { exitCode: number | null }, started: number, processes: number): Promise<number> {
+async function waitForMemoryCopy(log: { text: string }, proc: { exitCode: number | null }, started: number, processes: number): Promise<number> {
   while (performance.now() - started < 120_000 && proc.exitCode === null) {
     const lines = log.text.split("\n").filter((l) => l.includes('"msg":"hot_path"'));
     if (lines.length >= processes) return "version" in JSON.parse(lines[0]!) ? performance.now() - started : Number.NaN;
