@@ -1,11 +1,16 @@
 /*
  * The job-domain knowledge base is data: the JSON files beside this loader, read once at start and
- * checked against one schema. Adding an occupation is editing one data file. A knowledge folder holds
+ * checked against one schema (schema.ts). Adding an occupation is editing one data file. A knowledge folder holds
  *
  *   fields.json               the fields in the order OCCUPATIONS concatenates them, [{ field, about }];
  *                             every occupations/ file is listed there, and only those
  *   occupations/<field>.json  the field's occupations in order, [{ id, titles, phrases, skills }]
  *   words.json                one key per word list (STOP_WORDS, ALIAS, …) and "about": list → its purpose
+ *   places.json               COUNTRIES [{ code, name, aliases? }] in code order, US_STATES [{ code, name }],
+ *                             CITY_ALIASES { data city → short forms }, CJK_CITY_NAMES { 杭州 → Hangzhou }, "about"
+ *   notions.json              per filter read from a query's words, every field that carries the notion
+ *                             (store/filter.ts): { kind: "boolean", any } or { kind: "values", column, values }
+ *   currency-rates.json       { source, date, perEuro: { USD: 1.29, … } }, the salary filters' rates
  *
  * The rules; a violation throws at load, naming the file and the entry:
  *   - ids are kebab-case and unique; a title (case aside) belongs to one occupation
@@ -17,16 +22,29 @@
  *     "shared_phrases" list of each of them, beside "phrases": a phrase that says nothing to tell the two
  *     apart is a choice, not an accident. A mark names one of the occupation's own phrases that another
  *     occupation really has, else it is an error too. Marks are checks only: OCCUPATIONS omits them.
+ *   - country and state codes are two uppercase letters and unique; aliases and city short forms are
+ *     lowercase; a name or alias (as countries.ts compares names) belongs to one country, a short form to one city
+ *   - a notion's clauses are {tag}, {title: regex fragment}, {column, eq} or {column, isNull: true};
+ *     fragments compile (alone and as filter.ts wraps them) and match no empty word; columns are identifiers
+ *   - currencies are three uppercase letters with positive finite rates per euro; USD is there, EUR is 1
  *
- * KNOWLEDGE_FINGERPRINT, a short sha256 of the values the code sees as canonical JSON (OCCUPATIONS in
+ * KNOWLEDGE_FINGERPRINT, a short sha256 of the values the ranking sees as canonical JSON (OCCUPATIONS in
  * order and the word lists; not the files' layout, "about" or "shared_phrases"), is recorded where
- * fitted or stored things depend on the knowledge: ranking-weights.json ("knowledge"), and, for the
+ * fitted or stored things depend on that knowledge: server/rank/weights.json ("knowledge"), and, for the
  * lists the fold reads, FOLD_LISTS = fingerprintOf({ IRREGULAR, KEEP_E }) beside TEXT_FORMAT in
- * server/relevance/text.ts; tests compare both. bench/relevance/fingerprint.ts hashes these files too.
+ * server/text/fold.ts; tests compare both. It leaves out places, notions and rates on purpose: they
+ * decide which postings a filter keeps and a posting's stored country, coordinates and USD salary, not
+ * how the ranking scores a candidate, so a new city short form or rate must not ask for a refit of the
+ * weights. Nothing records them apart either (a table keeps what its ingest read, as before); the
+ * evaluation table, which does depend on them, is rebuilt on any change here, since
+ * bench/relevance/fingerprint.ts hashes every data file of this folder.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
+import type { z } from "zod";
+import { FIELDS_FILE, FILES, NOTIONS_FILE, OCCUPATIONS_DIR, PLACES_FILE, RATES_FILE, SCHEMA, WORDS_FILE, type Notion } from "./schema.ts";
+
+export type { Notion, NotionClause } from "./schema.ts";
 
 /**
  * One occupation of the job-domain knowledge base, written by hand from domain knowledge (in the spirit
@@ -59,8 +77,29 @@ export interface Knowledge {
   EVERYDAY_WORDS: string[];
   MODIFIER_WORDS: string[];
   GENERIC: string[];
-  /** A short sha256 of OCCUPATIONS and the word lists as canonical JSON: changes with any content the code sees. */
+  /** Every country (ISO 3166-1 alpha-2) in code order, with its English name and other names (lowercase). */
+  COUNTRIES: readonly Country[];
+  /** The 50 states and DC. */
+  US_STATES: ReadonlyArray<{ code: string; name: string }>;
+  /** A data city's name → the short forms people type ("New York" → nyc, ny …). */
+  CITY_ALIASES: Record<string, string[]>;
+  /** A Chinese city name as the data writes it → the English name the gazetteer knows. */
+  CJK_CITY_NAMES: Record<string, string>;
+  /** A filter read from a query's words (by its name in shared/search-params.ts) → every field that carries it. */
+  NOTIONS: Record<string, Notion>;
+  /** The salary filters' exchange rates: units of each currency per euro, with their source and date. */
+  CURRENCY_RATES: { source: string; date: string; perEuro: Record<string, number> };
+  /** A short sha256 of OCCUPATIONS and the word lists as canonical JSON: changes with any content the ranking sees. */
   fingerprint: string;
+}
+
+export interface Country {
+  /** ISO 3166-1 alpha-2, uppercase. */
+  code: string;
+  /** CLDR's English short name ("Türkiye", "Bosnia & Herzegovina"). */
+  name: string;
+  /** Other names people and job boards use, lowercase, in the file's order (none: []). */
+  aliases: string[];
 }
 
 /**
@@ -68,7 +107,7 @@ export interface Knowledge {
  * every violation as "file › entry › field: problem".
  */
 export function loadKnowledge(dir: string): Knowledge {
-  const input: Record<string, unknown> = { [FIELDS]: readJson(dir, FIELDS), [WORDS]: readJson(dir, WORDS) };
+  const input: Record<string, unknown> = Object.fromEntries(FILES.map((file) => [file, readJson(dir, file)]));
   for (const name of readdirSync(join(dir, OCCUPATIONS_DIR)).sort()) {
     if (name.endsWith(".json")) input[`${OCCUPATIONS_DIR}/${name}`] = readJson(dir, `${OCCUPATIONS_DIR}/${name}`);
   }
@@ -77,7 +116,7 @@ export function loadKnowledge(dir: string): Knowledge {
     const problems = parsed.error.issues.map((issue) => `  - ${describe(dir, input, issue)}`);
     throw new Error(`the knowledge in ${dir} is invalid (${problems.length} problem${problems.length > 1 ? "s" : ""}):\n${problems.join("\n")}`);
   }
-  const { [FIELDS]: fields, [WORDS]: words } = parsed.data;
+  const { [FIELDS_FILE]: fields, [WORDS_FILE]: words, [PLACES_FILE]: places, [NOTIONS_FILE]: notions, [RATES_FILE]: rates } = parsed.data;
   const occupations: Occupation[] = fields.fields.flatMap(({ field }) =>
     parsed.data[`${OCCUPATIONS_DIR}/${field}.json`]!.map(({ id, titles, phrases, skills }) => ({ id, titles, phrases, skills })),
   );
@@ -88,6 +127,12 @@ export function loadKnowledge(dir: string): Knowledge {
     GO_BEFORE: new Set(lists.GO_BEFORE),
     GO_AFTER: new Set(lists.GO_AFTER),
     KEEP_E: new Set(lists.KEEP_E),
+    COUNTRIES: places.COUNTRIES.map(({ code, name, aliases }) => ({ code, name, aliases: aliases ?? [] })),
+    US_STATES: places.US_STATES,
+    CITY_ALIASES: places.CITY_ALIASES,
+    CJK_CITY_NAMES: places.CJK_CITY_NAMES,
+    NOTIONS: notions.filters,
+    CURRENCY_RATES: rates,
     // The occupations are built above with one key order, so plain JSON is canonical for them (and 5× faster).
     fingerprint: sha256(`${JSON.stringify(occupations)}\n${canonicalJson(lists)}`),
   };
@@ -114,136 +159,6 @@ function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value);
   const keys = Object.keys(value).sort();
   return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`).join(",")}}`;
-}
-
-// --- the schema ---
-
-const FIELDS = "fields.json";
-const WORDS = "words.json";
-const OCCUPATIONS_DIR = "occupations";
-
-/** What is wrong with one string of the knowledge, if anything. */
-function stringProblem(value: string, lowercase: boolean): string | undefined {
-  if (value === "") return "is empty";
-  if (value.trim() !== value) return "has spaces around it";
-  if (lowercase && value !== value.toLowerCase()) return "must be lowercase (only titles keep their case)";
-  return undefined;
-}
-
-/** A string, checked by stringProblem: one refinement, not a chain (every start checks ~9,000 strings). */
-const text = z.string().superRefine((value, ctx) => {
-  const problem = stringProblem(value, false);
-  if (problem) ctx.addIssue({ code: "custom", message: problem });
-});
-const kebab = text.regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be kebab-case ("site-reliability-engineer")');
-
-/** A non-empty list of distinct strings, each non-empty, trimmed and (with `lowercase`) lowercase. */
-const list = (lowercase: boolean) =>
-  z.array(z.string()).superRefine((items, ctx) => {
-    if (items.length === 0) ctx.addIssue({ code: "custom", message: "is empty" });
-    items.forEach((value, i) => {
-      const first = items.indexOf(value);
-      const problem = stringProblem(value, lowercase) ?? (first === i ? undefined : `is a duplicate of [${first}]`);
-      if (problem) ctx.addIssue({ code: "custom", path: [i], message: problem });
-    });
-  });
-/** A non-empty map of lowercase strings to lowercase strings. */
-const map = z.record(z.string(), z.string()).superRefine((record, ctx) => {
-  if (Object.keys(record).length === 0) ctx.addIssue({ code: "custom", message: "is empty" });
-  for (const [key, value] of Object.entries(record)) {
-    const keyProblem = stringProblem(key, true);
-    if (keyProblem) ctx.addIssue({ code: "custom", message: `key ${JSON.stringify(key)} ${keyProblem}` });
-    const problem = stringProblem(value, true);
-    if (problem) ctx.addIssue({ code: "custom", path: [key], message: problem });
-  }
-});
-
-const LISTS = {
-  STOP_WORDS: list(true),
-  FILLER_WORDS: list(true),
-  ALIAS: map,
-  COMPOUNDS: map,
-  IT_JOB_WORDS: list(true),
-  GO_BEFORE: list(true),
-  GO_AFTER: list(true),
-  IRREGULAR: map,
-  KEEP_E: list(true),
-  EVERYDAY_WORDS: list(true),
-  MODIFIER_WORDS: list(true),
-  GENERIC: list(true),
-};
-const ABOUT = z.strictObject(Object.fromEntries(Object.keys(LISTS).map((name) => [name, text])) as Record<keyof typeof LISTS, typeof text>);
-
-const OCCUPATION = z.strictObject({
-  id: kebab,
-  titles: list(false),
-  phrases: list(true),
-  shared_phrases: list(true).optional(),
-  skills: list(true),
-});
-type Entry = z.infer<typeof OCCUPATION>;
-
-/** The whole folder as one value: file path (relative to the folder) → its content, so an issue's path starts with its file. */
-const SCHEMA = z
-  .object({
-    [FIELDS]: z.strictObject({ about: text, fields: z.array(z.strictObject({ field: kebab, about: text })).min(1, "is empty") }),
-    [WORDS]: z.strictObject({ about: ABOUT, ...LISTS }),
-  })
-  .catchall(z.array(OCCUPATION))
-  .superRefine((folder, ctx) => {
-    const issue = (path: PropertyKey[], message: string) => ctx.addIssue({ code: "custom", path, message });
-    const files = folder[FIELDS].fields.map(({ field }) => `${OCCUPATIONS_DIR}/${field}.json`);
-    files.forEach((file, i) => {
-      if (files.indexOf(file) !== i) issue([FIELDS, "fields", i, "field"], `is a duplicate of fields[${files.indexOf(file)}]`);
-      else if (!(file in folder)) issue([FIELDS, "fields", i, "field"], `names ${file}, which does not exist`);
-    });
-    for (const file of Object.keys(folder)) {
-      if (file.startsWith(`${OCCUPATIONS_DIR}/`) && !files.includes(file)) issue([file], `is not listed in ${FIELDS}`);
-    }
-    const entries = [...new Set(files)].flatMap((file) => (folder[file] ?? []).map((entry, i) => ({ file, i, entry: entry as Entry })));
-    const where = ({ file, entry }: { file: string; entry: Entry }) => `"${entry.id}" (${file})`;
-    const ids = new Map<string, (typeof entries)[number]>();
-    const titles = new Map<string, (typeof entries)[number]>();
-    const claims = new Map<string, Array<{ at: (typeof entries)[number]; k: number }>>();
-    for (const at of entries) {
-      const { file, i, entry } = at;
-      const sameId = ids.get(entry.id);
-      if (sameId) issue([file, i, "id"], `is also the id of entry ${sameId.i} in ${sameId.file}`);
-      else ids.set(entry.id, at);
-      entry.titles.forEach((title, k) => {
-        const other = titles.get(title.toLowerCase());
-        if (other && other.entry !== entry) issue([file, i, "titles", k], `is also a title of ${where(other)}`);
-        else titles.set(title.toLowerCase(), at);
-      });
-      entry.phrases.forEach((phrase, k) => {
-        const key = phraseKey(phrase);
-        const claimants = claims.get(key);
-        if (claimants) claimants.push({ at, k });
-        else claims.set(key, [{ at, k }]);
-      });
-    }
-    const owners = (key: string) => new Set(claims.get(key)!.map((c) => c.at.entry)).size;
-    for (const [key, claimants] of claims) {
-      if (claimants.length < 2 || owners(key) < 2) continue;
-      for (const { at, k } of claimants) {
-        if (at.entry.shared_phrases?.includes(at.entry.phrases[k]!)) continue;
-        const others = claimants.filter((o) => o.at.entry !== at.entry).map((o) => where(o.at));
-        issue([at.file, at.i, "phrases", k], `is also a phrase of ${others.join(", ")}: reword it, or list it in "shared_phrases" of each`);
-      }
-    }
-    for (const { file, i, entry } of entries) {
-      entry.shared_phrases?.forEach((phrase, k) => {
-        if (!entry.phrases.includes(phrase)) issue([file, i, "shared_phrases", k], `is not one of the occupation's "phrases"`);
-        else if (owners(phraseKey(phrase)) < 2) {
-          issue([file, i, "shared_phrases", k], "is a phrase of no other occupation: remove the mark");
-        }
-      });
-    }
-  });
-
-/** Phrases are the same claim when only punctuation and spacing differ ("build web-sites", "build web sites"). */
-function phraseKey(phrase: string): string {
-  return phrase.replace(/[^\p{L}\p{N}]+/gu, " ").trim();
 }
 
 // --- reading and reporting ---
@@ -288,5 +203,6 @@ const KNOWLEDGE = loadKnowledge(KNOWLEDGE_DIR);
 
 export const { OCCUPATIONS, STOP_WORDS, FILLER_WORDS, ALIAS, COMPOUNDS, IT_JOB_WORDS, GO_BEFORE, GO_AFTER } = KNOWLEDGE;
 export const { IRREGULAR, KEEP_E, EVERYDAY_WORDS, MODIFIER_WORDS, GENERIC } = KNOWLEDGE;
-/** fingerprintOf the default knowledge; ranking-weights.json records the one it was fitted on. */
+export const { COUNTRIES, US_STATES, CITY_ALIASES, CJK_CITY_NAMES, NOTIONS, CURRENCY_RATES } = KNOWLEDGE;
+/** The default knowledge's fingerprint (OCCUPATIONS and the word lists); server/rank/weights.json records the one it was fitted on. */
 export const KNOWLEDGE_FINGERPRINT = KNOWLEDGE.fingerprint;

@@ -1,11 +1,12 @@
-import RATES from "./currency-rates.json" with { type: "json" };
+import { CURRENCY_RATES } from "../knowledge/knowledge.ts";
 
 /*
  * Salaries as the salary filters compare them: `base_salary` ("120000.00-150000.00 USD/YEAR") turned
  * into an annual minimum and maximum in its own currency and in US dollars. A period becomes a year
  * as hour × 2,080, day × 260, week × 52, month × 12. Currencies convert through the euro reference
- * rates in currency-rates.json (source and date inside; replace the file for other rates): nothing
- * is fetched at run time. A currency missing from the table keeps its own amounts and no USD ones.
+ * rates of the knowledge base, server/knowledge/currency-rates.json (source and date inside, checked
+ * at load; replace the file for other rates): nothing is fetched at run time. A currency missing
+ * from the table keeps its own amounts and no USD ones.
  */
 
 export interface AnnualSalary {
@@ -34,11 +35,11 @@ export function annualSalary(baseSalary: string | null | undefined): AnnualSalar
 
 /** `amount` of `currency` in US dollars (rounded), or null for a currency the rate table lacks. */
 export function toUsd(amount: number, currency: string): number | null {
-  const rates = RATES.perEuro as Record<string, number>;
+  const rates = CURRENCY_RATES.perEuro;
   const rate = rates[currency];
   if (rate === undefined) return null;
   return Math.round((amount / rate) * rates.USD!);
 }
 
 /** The currencies a salary filter may name. */
-export const KNOWN_CURRENCIES = Object.keys(RATES.perEuro).sort();
+export const KNOWN_CURRENCIES = Object.keys(CURRENCY_RATES.perEuro).sort();
