@@ -1,5 +1,5 @@
-import { CJK_CITY_NAMES } from "./cjk-city-names.ts";
-import { CITY_ALIASES, nameKey } from "./names.ts";
+import { CITY_ALIASES, CJK_CITY_NAMES } from "../knowledge/knowledge.ts";
+import { nameKey } from "./names.ts";
 
 /*
  * Where the cities of the postings are, offline: GeoNames' cities of at least 1,000 inhabitants
@@ -7,7 +7,7 @@ import { CITY_ALIASES, nameKey } from "./names.ts";
  * on first use (~200 ms). A name several cities share resolves to the most populous one, within the country or
  * US state when one is given; a city is also known by its name without " City" or a German "am …"
  * (New York, Frankfurt); Chinese names go through CJK_CITY_NAMES and short forms ("NYC", "SF")
- * through CITY_ALIASES first, as for a place named in a query.
+ * through CITY_ALIASES first (both in the knowledge base's places.json), as for a place named in a query.
  */
 
 export interface Coordinates {

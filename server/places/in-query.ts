@@ -1,14 +1,15 @@
-import { CJK_CITY_NAMES } from "./cjk-city-names.ts";
+import { CITY_ALIASES, CJK_CITY_NAMES, COUNTRIES, type Knowledge } from "../knowledge/knowledge.ts";
 import { countryNames } from "./countries.ts";
 import { nameWords } from "../text/words.ts";
-import { CITY_ALIASES, nameKey } from "./names.ts";
+import { nameKey } from "./names.ts";
 
 /*
  * Cities and countries named in a query. Cities are those of the data, by their own name, an
  * English name of a city stored in another script ("Hangzhou" → 杭州) or a common short form ("SF",
- * "NYC", names.ts); countries by their English name or another name (countries.ts: "USA", "UK"). A place after "in", "at", "near", "around" or "based in" is read surely; a
- * place alone only when it cannot be a word of the job: several words, or one that the postings use
- * about as often as they name the place ("London" yes; "Mobile", "Reading" no).
+ * "NYC"); countries by their English name or another name (countries.ts: "USA", "UK"); all of them
+ * from the knowledge base's places.json. A place after "in", "at", "near", "around" or "based in" is
+ * read surely; a place alone only when it cannot be a word of the job: several words, or one that the
+ * postings use about as often as they name the place ("London" yes; "Mobile", "Reading" no).
  */
 
 /** What the data says of its places (the store's facets): each city's postings and main country, and which cities the gazetteer placed. */
@@ -39,10 +40,17 @@ interface Place {
   postings: number;
 }
 
-/** The places of the data (cached per facets object: recomputed only when the table changed). */
-export function placeIndex(facets: DataPlaces): PlaceIndex {
+/** The names of places the knowledge base gives (places.json): the default folder's, or a loaded copy's. */
+export type PlaceNames = Pick<Knowledge, "COUNTRIES" | "CITY_ALIASES" | "CJK_CITY_NAMES">;
+
+/**
+ * The places of the data, named as `names` says (cached per facets object for the default knowledge:
+ * recomputed only when the table changed).
+ */
+export function placeIndex(facets: DataPlaces, names: PlaceNames = KNOWLEDGE_NAMES): PlaceIndex {
+  if (names !== KNOWLEDGE_NAMES) return build(facets, names);
   let index = INDEXES.get(facets);
-  if (index === undefined) INDEXES.set(facets, (index = build(facets)));
+  if (index === undefined) INDEXES.set(facets, (index = build(facets, names)));
   return index;
 }
 
@@ -73,6 +81,7 @@ export function findPlaces(text: string, index: PlaceIndex, wordDocs: (word: str
 
 // --- internal ---
 
+const KNOWLEDGE_NAMES: PlaceNames = { COUNTRIES, CITY_ALIASES, CJK_CITY_NAMES };
 const INDEXES = new WeakMap<DataPlaces, PlaceIndex>();
 /** Words that put a place after them; "the" as in "in the Netherlands". */
 const LEAD = /\b(?:(?:jobs?|roles?|positions?|based|located|work(?:ing)?|live|living|relocate|relocating)\s+)?(?:in|at|near|around|within|to)\s+(?:the\s+)?$/i;
@@ -83,7 +92,7 @@ const ALONE_WORD_RATIO = 4;
 /** Two-letter names that mean the place even alone ("ios developer sf"); "us", "la" and "ny" need an "in". */
 const SAFE_SHORT = new Set(["sf", "uk"]);
 
-function build(facets: DataPlaces): PlaceIndex {
+function build(facets: DataPlaces, known: PlaceNames): PlaceIndex {
   const names = new Map<string, Place>();
   /** One place per name: a city before a country, else the one with more postings. */
   const add = (name: string, place: Place) => {
@@ -96,14 +105,14 @@ function build(facets: DataPlaces): PlaceIndex {
   for (const { city, country, postings } of facets.cityCounts) {
     if (country) byCountry.set(country, (byCountry.get(country) ?? 0) + postings);
     // Postings put other things in the city field too ("Data Scientist", "Germany"): only a city the gazetteer placed at load is one.
-    if (!facets.located.has(city) && !CITY_ALIASES[city]) continue;
+    if (!facets.located.has(city) && !known.CITY_ALIASES[city]) continue;
     const place = { filters: { city }, postings };
     add(city, place);
-    const english = CJK_CITY_NAMES[city];
+    const english = known.CJK_CITY_NAMES[city];
     if (english) add(english, place);
-    for (const alias of CITY_ALIASES[city] ?? []) add(alias, place);
+    for (const alias of known.CITY_ALIASES[city] ?? []) add(alias, place);
   }
-  for (const [code, aliases] of countryNames()) {
+  for (const [code, aliases] of countryNames(known.COUNTRIES)) {
     const place = { filters: { country: code }, postings: byCountry.get(code) ?? 0 };
     // A city of the data keeps its name ("Singapore", "Hong Kong" are both).
     for (const name of aliases) add(name, place);

@@ -13,16 +13,3 @@ export function nameKey(text: string): string {
     .replace(/\s+/g, " ")
     .trim();
 }
-
-/** Short forms people type for cities of the data, by the data's name. */
-export const CITY_ALIASES: Record<string, string[]> = {
-  "San Francisco": ["sf", "san fran", "san francisco bay area", "sf bay area"],
-  "New York": ["nyc", "new york city", "ny", "manhattan"],
-  "Los Angeles": ["la", "l.a."],
-  Washington: ["dc", "washington dc", "washington d.c.", "d.c."],
-  Bengaluru: ["bangalore"],
-  Munich: ["munchen", "münchen"],
-  Mumbai: ["bombay"],
-  "Tel Aviv": ["tel aviv-yafo", "tlv"],
-  Philadelphia: ["philly"],
-};

@@ -1,5 +1,6 @@
 import { invalidParameter } from "../../shared/errors.ts";
 import { SEARCH_PARAMS, type FilterPredicate, type NearBound, type ParamSpec, type SalaryBound, type SearchFilters } from "../../shared/search-params.ts";
+import { NOTIONS as NOTION_DATA, type NotionClause } from "../knowledge/knowledge.ts";
 import { locatePlace } from "../places/gazetteer.ts";
 import { KNOWN_CURRENCIES, toUsd } from "../salary/salary.ts";
 
@@ -47,40 +48,23 @@ export function quote(value: string): string {
  * What a filter read from the query's words means: every field that carries the notion, since most
  * postings leave seniority and employment type unset and say it in the title or tags instead. An
  * internship is employment type INTERN, seniority intern, the tag or the word in the title; "remote"
- * the tag or the title; "full-time" also a posting that states no employment type. Declared as data,
- * so the LanceDB predicate and the in-memory tests (rowTests) say the same.
+ * the tag or the title; "full-time" also a posting that states no employment type. Declared as data
+ * (the knowledge base's notions.json), so the LanceDB predicate and the in-memory tests (rowTests) say
+ * the same: a boolean notion is its clauses, negated for false; a "values" one is its column holding
+ * one of the values, then each value's clauses in the order of the values.
  */
-type Clause = { tag: string } | { title: string } | { column: string; in: string[] } | { column: string; eq: string } | { column: string; isNull: true };
+type Clause = NotionClause | { column: string; in: string[] };
 interface Notion {
   any: Clause[];
   negate: boolean;
 }
-const NOTIONS: Record<string, (value: unknown) => Notion> = {
-  remote: (value) => ({ any: [{ tag: "remote" }, { title: "remote" }], negate: !value }),
-  seniority: (value) => {
-    const levels = value as string[];
-    const words = levels.map((level) => SENIORITY_WORDS[level]).filter((w) => w !== undefined);
-    return { any: [{ column: "seniority_level", in: levels }, ...words.map((title) => ({ title }))], negate: false };
-  },
-  employment_type: (value) => {
-    const types = value as string[];
-    return { any: [{ column: "employment_type", in: types }, ...types.flatMap((type) => EMPLOYMENT_NOTIONS[type] ?? [])], negate: false };
-  },
-};
-
-const SENIORITY_WORDS: Record<string, string> = {
-  senior: String.raw`senior|sr\.?`,
-  junior: String.raw`junior|jr\.?|entry[- ]level|graduate|new grad`,
-  mid: String.raw`mid[- ]level|intermediate`,
-  intern: String.raw`interns?|internships?`,
-};
-const EMPLOYMENT_NOTIONS: Record<string, Clause[]> = {
-  PART_TIME: [{ tag: "part-time" }, { tag: "part time" }, { title: "part[- ]time" }],
-  CONTRACTOR: [{ tag: "contract" }, { tag: "contractor" }, { tag: "freelance" }, { title: "contract|contractor|freelance" }],
-  INTERN: [{ column: "seniority_level", eq: "intern" }, { tag: "internship" }, { tag: "intern" }, { title: SENIORITY_WORDS.intern! }],
-  TEMPORARY: [{ tag: "temporary" }, { title: "temporary|temp" }],
-  FULL_TIME: [{ column: "employment_type", isNull: true }],
-};
+const NOTIONS: Record<string, (value: unknown) => Notion> = Object.fromEntries(
+  Object.entries(NOTION_DATA).map(([name, notion]): [string, (value: unknown) => Notion] => {
+    if (notion.kind === "boolean") return [name, (value) => ({ any: notion.any, negate: !value })];
+    const byValue = new Map(Object.entries(notion.values));
+    return [name, (value) => ({ any: [{ column: notion.column, in: value as string[] }, ...(value as string[]).flatMap((v) => byValue.get(v) ?? [])], negate: false })];
+  }),
+);
 
 function notionSql(notion: Notion): string {
   const clauses = notion.any.map((clause): string => {
