@@ -3,8 +3,9 @@ import type { Finding } from "./finding.ts";
 /*
  * Conditions of the job stated in words: remote or on-site, visa sponsorship, seniority and
  * employment type. Each reads as the filter of the same name (remote, tags, seniority,
- * employment_type); search widens an inferred one to every field that carries the notion
- * (store/filter.ts, NOTIONS), since most postings leave seniority and employment type unset.
+ * employment_type); search widens an inferred one to every field that carries the notion (declared
+ * in the knowledge base's server/knowledge/notions.json, applied by store/filter.ts), since most
+ * postings leave seniority and employment type unset.
  * A word that is part of a job's name ("contract manager", "remote sensing", "senior care aide")
  * is not a condition.
  */
