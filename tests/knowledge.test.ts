@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as knowledge from "../server/knowledge/knowledge.ts";
 import { KNOWLEDGE_DIR, KNOWLEDGE_FINGERPRINT, OCCUPATIONS, loadKnowledge, type Occupation } from "../server/knowledge/knowledge.ts";
@@ -7,39 +7,15 @@ import { compactText, keptTokens, queryTokens } from "../server/text/query-token
 import { buildOccupationIndex } from "../server/understand/occupation-index.ts";
 import { matchOccupations } from "../server/understand/occupation-match.ts";
 import { WEIGHTS_MATCH_KNOWLEDGE } from "../server/rank/score.ts";
-import { tempDir } from "./helpers.ts";
+import { copyWith, loadError, removeCopies } from "./knowledge-copy.ts";
 
 /**
  * The job-domain knowledge base is data (server/knowledge/*.json) checked at load: the default folder
  * loads, adding an occupation is editing one data file, and every rule of the schema rejects a broken
- * copy (real files in a temp dir) with a message naming the file and the entry.
+ * copy (real files in a temp dir) with a message naming the file and the entry. Places, notions and
+ * currency rates: knowledge-places.test.ts.
  */
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-
-/** A copy of the default knowledge folder (its data files), each file of `edits` (relative to the folder) changed in place. */
-function copyWith(edits: Record<string, (json: any) => void> = {}): string {
-  const dir = tempDir("jobsearch-knowledge-");
-  dirs.push(dir);
-  cpSync(KNOWLEDGE_DIR, dir, { recursive: true, filter: (path) => !path.endsWith(".ts") });
-  for (const [file, edit] of Object.entries(edits)) {
-    const path = join(dir, file);
-    const json = JSON.parse(readFileSync(path, "utf8"));
-    edit(json);
-    writeFileSync(path, `${JSON.stringify(json, null, 2)}\n`);
-  }
-  return dir;
-}
-
-/** The message loadKnowledge throws for `dir` ("" when it loads). */
-function loadError(dir: string): string {
-  try {
-    loadKnowledge(dir);
-    return "";
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
+afterAll(removeCopies);
 
 describe("the default knowledge", () => {
   test("loads every field file and word list, and the exports are its values", () => {

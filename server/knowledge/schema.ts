@@ -107,23 +107,24 @@ const PLACES_SHAPE = z
     }
     const states = places.US_STATES.map((state) => placeKey(state.name));
     states.forEach((n, i) => states.indexOf(n) !== i && issue(["US_STATES", i, "name"], `is also the name of US_STATES[${states.indexOf(n)}]`));
-    // A name or alias names one country: the first claim stands, a later one is reported.
-    const claims = new Map<string, { i: number; what: string }>();
+    // A name or alias names one country, a short form one city: each claimant of a shared one is reported.
+    const claims = new Map<string, Array<{ owner: string; path: PropertyKey[]; what: string }>>();
+    const claim = (table: string, value: string, owner: string, path: PropertyKey[], what: string) => {
+      const key = `${table} ${placeKey(value)}`;
+      claims.set(key, [...(claims.get(key) ?? []), { owner, path, what }]);
+    };
     places.COUNTRIES.forEach(({ code, name, aliases }, i) => {
-      [name, ...(aliases ?? [])].forEach((value, k) => {
-        const claim = claims.get(placeKey(value));
-        const path = k === 0 ? ["COUNTRIES", i, "name"] : ["COUNTRIES", i, "aliases", k - 1];
-        if (claim === undefined) claims.set(placeKey(value), { i, what: k === 0 ? "the name" : "an alias" });
-        else if (claim.i !== i) issue(path, `is also ${claim.what} of ${places.COUNTRIES[claim.i]!.code} (COUNTRIES[${claim.i}])`);
-      });
+      claim("countries", name, code, ["COUNTRIES", i, "name"], `the name of ${code} (COUNTRIES[${i}])`);
+      aliases?.forEach((alias, k) => claim("countries", alias, code, ["COUNTRIES", i, "aliases", k], `an alias of ${code} (COUNTRIES[${i}])`));
     });
-    const cities = new Map<string, string>();
     for (const [city, aliases] of Object.entries(places.CITY_ALIASES)) {
-      aliases.forEach((alias, k) => {
-        const other = cities.get(placeKey(alias));
-        if (other !== undefined && other !== city) issue(["CITY_ALIASES", city, k], `is also a short form of ${JSON.stringify(other)}`);
-        else cities.set(placeKey(alias), city);
-      });
+      aliases.forEach((alias, k) => claim("cities", alias, city, ["CITY_ALIASES", city, k], `a short form of ${JSON.stringify(city)}`));
+    }
+    for (const claimants of claims.values()) {
+      for (const { owner, path } of claimants) {
+        const others = new Set(claimants.filter((other) => other.owner !== owner).map((other) => other.what));
+        if (others.size > 0) issue(path, `is also ${[...others].join(", ")}`);
+      }
     }
   });
 
