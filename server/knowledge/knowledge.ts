@@ -1,15 +1,18 @@
 /*
  * The job-domain knowledge base is data: the JSON files beside this loader, read once at start and
- * checked against one schema (schema.ts). Adding an occupation is editing one data file. A knowledge folder holds
+ * checked against one schema (schema.ts). Adding an occupation is editing one data file. A knowledge
+ * folder holds
  *
  *   fields.json               the fields in the order OCCUPATIONS concatenates them, [{ field, about }];
  *                             every occupations/ file is listed there, and only those
  *   occupations/<field>.json  the field's occupations in order, [{ id, titles, phrases, skills }]
  *   words.json                one key per word list (STOP_WORDS, ALIAS, …) and "about": list → its purpose
  *   places.json               COUNTRIES [{ code, name, aliases? }] in code order, US_STATES [{ code, name }],
- *                             CITY_ALIASES { data city → short forms }, CJK_CITY_NAMES { 杭州 → Hangzhou }, "about"
- *   notions.json              per filter read from a query's words, every field that carries the notion
- *                             (store/filter.ts): { kind: "boolean", any } or { kind: "values", column, values }
+ *                             CITY_ALIASES { data city → short forms }, CJK_CITY_NAMES { 杭州 → Hangzhou },
+ *                             and "about": table → its purpose
+ *   notions.json              "filters": per filter read from a query's words, every field that carries
+ *                             the notion (store/filter.ts): { kind: "boolean", any } or
+ *                             { kind: "values", column, values: { value → clauses } }; and "about"
  *   currency-rates.json       { source, date, perEuro: { USD: 1.29, … } }, the salary filters' rates
  *
  * The rules; a violation throws at load, naming the file and the entry:
@@ -23,9 +26,11 @@
  *     apart is a choice, not an accident. A mark names one of the occupation's own phrases that another
  *     occupation really has, else it is an error too. Marks are checks only: OCCUPATIONS omits them.
  *   - country and state codes are two uppercase letters and unique; aliases and city short forms are
- *     lowercase; a name or alias (as countries.ts compares names) belongs to one country, a short form to one city
+ *     lowercase; a name or alias (compared as countries.ts compares names) belongs to one country, a
+ *     short form to one city
  *   - a notion's clauses are {tag}, {title: regex fragment}, {column, eq} or {column, isNull: true};
- *     fragments compile (alone and as filter.ts wraps them) and match no empty word; columns are identifiers
+ *     fragments compile (alone and as filter.ts wraps them) and match no empty word; columns are
+ *     identifiers
  *   - currencies are three uppercase letters with positive finite rates per euro; USD is there, EUR is 1
  *
  * KNOWLEDGE_FINGERPRINT, a short sha256 of the values the ranking sees as canonical JSON (OCCUPATIONS in

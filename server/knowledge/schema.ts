@@ -88,9 +88,9 @@ type Entry = z.infer<typeof OCCUPATION>;
 
 // --- places.json ---
 
-const code = (letters: number) => text.regex(new RegExp(`^[A-Z]{${letters}}$`), `must be ${letters === 2 ? "two" : "three"} uppercase letters`);
-const COUNTRY = z.strictObject({ code: code(2), name: text, aliases: list(true).optional() });
-const STATE = z.strictObject({ code: code(2), name: text });
+const CODE = text.regex(/^[A-Z]{2}$/, "must be two uppercase letters");
+const COUNTRY = z.strictObject({ code: CODE, name: text, aliases: list(true).optional() });
+const STATE = z.strictObject({ code: CODE, name: text });
 const PLACES_SHAPE = z
   .strictObject({
     about: about(["COUNTRIES", "US_STATES", "CITY_ALIASES", "CJK_CITY_NAMES"]),
@@ -172,7 +172,7 @@ const RATES_SHAPE = z.strictObject({
   source: text,
   date: text.regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date, YYYY-MM-DD"),
   perEuro: z.record(z.string(), z.unknown()).superRefine((rates, ctx) => {
-    if (!("USD" in rates)) ctx.addIssue({ code: "custom", message: "lacks USD, which every conversion goes through" });
+    if (!Object.hasOwn(rates, "USD")) ctx.addIssue({ code: "custom", message: "lacks USD, which every conversion goes through" });
     for (const [currency, rate] of Object.entries(rates)) {
       if (!/^[A-Z]{3}$/.test(currency)) ctx.addIssue({ code: "custom", message: `key ${JSON.stringify(currency)} must be three uppercase letters` });
       if (typeof rate !== "number" || !Number.isFinite(rate) || rate <= 0) ctx.addIssue({ code: "custom", path: [currency], message: "must be a positive finite number" });
