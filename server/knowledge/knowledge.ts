@@ -128,19 +128,28 @@ export function loadKnowledge(dir: string): Knowledge {
   const { about: _, ...lists } = words;
   return {
     ...lists,
+    // Looked up by any word a posting or a query holds: "constructor" must not find Object's own.
+    ALIAS: lookup(lists.ALIAS),
+    COMPOUNDS: lookup(lists.COMPOUNDS),
+    IRREGULAR: lookup(lists.IRREGULAR),
     OCCUPATIONS: occupations,
     GO_BEFORE: new Set(lists.GO_BEFORE),
     GO_AFTER: new Set(lists.GO_AFTER),
     KEEP_E: new Set(lists.KEEP_E),
     COUNTRIES: places.COUNTRIES.map(({ code, name, aliases }) => ({ code, name, aliases: aliases ?? [] })),
     US_STATES: places.US_STATES,
-    CITY_ALIASES: places.CITY_ALIASES,
-    CJK_CITY_NAMES: places.CJK_CITY_NAMES,
+    CITY_ALIASES: lookup(places.CITY_ALIASES),
+    CJK_CITY_NAMES: lookup(places.CJK_CITY_NAMES),
     NOTIONS: notions.filters,
     CURRENCY_RATES: rates,
     // The occupations are built above with one key order, so plain JSON is canonical for them (and 5× faster).
     fingerprint: sha256(`${JSON.stringify(occupations)}\n${canonicalJson(lists)}`),
   };
+}
+
+/** A record without a prototype, so that a key such as "constructor" or "toString" finds only the data. */
+function lookup<T>(record: Record<string, T>): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, record);
 }
 
 /**
