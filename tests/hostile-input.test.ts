@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { JobResultSchema } from "../shared/job.ts";
-import { fixturePostings, type FixturePosting } from "./fixtures/postings.ts";
-import { startTestServer, type TestServer } from "./helpers.ts";
+import { fixturePostings, type FixturePosting } from "./support/fixtures/postings.ts";
+import { startTestServer, type TestServer } from "./support/helpers.ts";
 
 const SEED = 20_261_122;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,6 +1,6 @@
 /**
  * Importing CSV: the RFC 4180 reader, the JobSpy mapping (location, salary, tags), generic CSV
- * with --map, and end to end: the real CLI ingests tests/fixtures/jobspy.csv and a generic CSV into
+ * with --map, and end to end: the real CLI ingests tests/support/fixtures/jobspy.csv and a generic CSV into
  * a temp DATA_DIR that a real server then searches.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -13,9 +13,9 @@ import { formatSalary, isJobSpyHeader, JOBSPY_SIGNATURE, mapJobSpyRow } from "..
 import { countryCode, parseLocation, usState } from "../server/ingest/location.ts";
 import { detectFormat, readRecords } from "../server/ingest/read.ts";
 import { validateRecord } from "../server/ingest/validate.ts";
-import { ROOT, runCli, startTestServer, tempDir, type TestServer } from "./helpers.ts";
+import { ROOT, runCli, startTestServer, tempDir, type TestServer } from "./support/helpers.ts";
 
-const FIXTURE = join(ROOT, "tests/fixtures/jobspy.csv");
+const FIXTURE = join(ROOT, "tests/support/fixtures/jobspy.csv");
 
 async function rows(input: string | string[] | Buffer[]): Promise<CsvRow[]> {
   const out: CsvRow[] = [];

@@ -4,8 +4,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import pkg from "../package.json" with { type: "json" };
 import { ingestRecords } from "../server/ingest/ingest.ts";
-import { fixturePostings } from "./fixtures/postings.ts";
-import { startTestServer, type TestServer } from "./helpers.ts";
+import { fixturePostings } from "./support/fixtures/postings.ts";
+import { startTestServer, type TestServer } from "./support/helpers.ts";
 
 const postings = fixturePostings();
 let t: TestServer;

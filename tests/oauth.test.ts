@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
-import { memoryProvider, parseForm, postForm, signIn } from "./sign-in.ts";
+import { memoryProvider, parseForm, postForm, signIn } from "./support/sign-in.ts";
 import { InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import {
   OAuthMetadataSchema,
@@ -17,7 +17,7 @@ import { createOAuthServer, type OAuthServer } from "../server/auth/oauth/server
 import { createMemoryRateLimiter } from "../server/auth/rate-limit.ts";
 import type { Config } from "../server/config.ts";
 import { oauthRoutes } from "../server/routes/oauth.ts";
-import { tempDir, testConfig } from "./helpers.ts";
+import { tempDir, testConfig } from "./support/helpers.ts";
 
 interface Harness {
   base: string;

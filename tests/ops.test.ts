@@ -3,9 +3,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { createLogger, defaultLogFormat } from "../server/log.ts";
-import { fixturePostings } from "./fixtures/postings.ts";
-import { startTestServer, type TestServer } from "./helpers.ts";
-import { memoryProvider, signIn } from "./sign-in.ts";
+import { fixturePostings } from "./support/fixtures/postings.ts";
+import { startTestServer, type TestServer } from "./support/helpers.ts";
+import { memoryProvider, signIn } from "./support/sign-in.ts";
 
 interface Sample {
   name: string;

@@ -9,7 +9,7 @@ import {
 import { createRedisRateLimiter } from "../server/auth/rate-limit-redis.ts";
 import type { Principal } from "../server/auth/principal.ts";
 import { AppError } from "../shared/errors.ts";
-import { startRedis, type TestRedis } from "./redis.ts";
+import { startRedis, type TestRedis } from "./support/redis.ts";
 
 /** A clock that only moves when told; whole microseconds inside so waits are exact. */
 function fakeClock() {

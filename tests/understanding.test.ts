@@ -2,8 +2,8 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { QueryEcho } from "../shared/search.ts";
 import { understoodLine } from "../shared/understood.ts";
-import { fixturePostings } from "./fixtures/postings.ts";
-import { connectMcp, runCli, startTestServer, type TestServer } from "./helpers.ts";
+import { fixturePostings } from "./support/fixtures/postings.ts";
+import { connectMcp, runCli, startTestServer, type TestServer } from "./support/helpers.ts";
 
 /**
  * Query understanding over a real server: conditions in q become filters (REST GET and POST, MCP,

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { ARTIFACTS, CHROMIUM, launchChromium } from "./browser.ts";
-import { fixturePostings } from "./fixtures/postings.ts";
-import { startTestServer, type TestServer } from "./helpers.ts";
+import { ARTIFACTS, CHROMIUM, launchChromium } from "./support/browser.ts";
+import { fixturePostings } from "./support/fixtures/postings.ts";
+import { startTestServer, type TestServer } from "./support/helpers.ts";
 
 /**
  * The search page and the docs page in real headless Chromium, against a real server with the
