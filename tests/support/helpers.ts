@@ -13,6 +13,8 @@ export const ROOT = resolve(import.meta.dir, "../..");
 /** The offline model is built once per machine into this folder and shared by every test. */
 export const MODELS_DIR = join(ROOT, "tests/.cache/models");
 export const SHARED_DATA = resolve(ROOT, "../shared/data/jobs.jsonl.gz");
+/** A JobSpy CSV export: 15 rows, two of them invalid, with multi-line quoted descriptions. */
+export const JOBSPY_CSV = join(ROOT, "tests/support/fixtures/jobspy.csv");
 
 export function tempDir(prefix = "jobsearch-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
