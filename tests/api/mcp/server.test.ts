@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
-import pkg from "../package.json" with { type: "json" };
-import { ingestRecords } from "../server/ingest/ingest.ts";
-import { fixturePostings } from "./support/fixtures/postings.ts";
-import { startTestServer, type TestServer } from "./support/helpers.ts";
+import pkg from "../../../package.json" with { type: "json" };
+import { ingestRecords } from "../../../server/ingest/ingest.ts";
+import { fixturePostings } from "../../support/fixtures/postings.ts";
+import { startTestServer, type TestServer } from "../../support/helpers.ts";
 
 const postings = fixturePostings();
 let t: TestServer;
