@@ -4,17 +4,22 @@ import { dirname, join, normalize, relative } from "node:path";
 import { ROOT } from "../support/helpers.ts";
 
 /**
- * The code's shape, checked on every run (`bun test tests/structure.test.ts`): no import cycle that
- * crosses folders, no code file over 300 lines, no code folder with more than 15 files. Data (the
- * knowledge base, the web page's assets) is exempt from the size rules.
+ * The code's shape, checked on every run (`bun test tests/unit/structure.test.ts`): no import cycle
+ * that crosses folders, no code or test file over 300 lines, no code or test folder with more than 15
+ * files. Data (the knowledge base, the web page's assets) is exempt from the size rules, and so are
+ * the git-ignored folders the tests write (the model cache, the reports).
  */
 const CODE = ["server", "cli", "shared"];
 const DATA_FOLDERS = ["server/relevance/knowledge", "server/web"];
+const GENERATED = ["tests/.cache", "tests/artifacts"];
 const MAX_LINES = 300;
 const MAX_FILES = 15;
 
 const files = CODE.flatMap((folder) => walk(join(ROOT, folder))).map((path) => relative(ROOT, path));
 const isData = (file: string) => DATA_FOLDERS.some((folder) => file.startsWith(`${folder}/`));
+const testFiles = walk(join(ROOT, "tests"))
+  .map((path) => relative(ROOT, path))
+  .filter((file) => !GENERATED.some((folder) => file.startsWith(`${folder}/`)));
 
 test("no import cycle crosses folders", () => {
   const graph = new Map(files.filter((file) => file.endsWith(".ts")).map((file) => [file, imports(file)]));
@@ -33,6 +38,20 @@ test(`no code file is longer than ${MAX_LINES} lines`, () => {
 test(`no code folder holds more than ${MAX_FILES} files`, () => {
   const counts = new Map<string, number>();
   for (const file of files) if (!isData(file)) counts.set(dirname(file), (counts.get(dirname(file)) ?? 0) + 1);
+  expect([...counts].filter(([, count]) => count > MAX_FILES)).toEqual([]);
+});
+
+test(`no test file is longer than ${MAX_LINES} lines`, () => {
+  const long = testFiles
+    .filter((file) => /\.(ts|js)$/.test(file))
+    .map((file) => [file, readFileSync(join(ROOT, file), "utf8").split("\n").length] as const)
+    .filter(([, lines]) => lines > MAX_LINES);
+  expect(long).toEqual([]);
+});
+
+test(`no test folder holds more than ${MAX_FILES} files`, () => {
+  const counts = new Map<string, number>();
+  for (const file of testFiles) counts.set(dirname(file), (counts.get(dirname(file)) ?? 0) + 1);
   expect([...counts].filter(([, count]) => count > MAX_FILES)).toEqual([]);
 });
 
