@@ -1,6 +1,6 @@
 /**
  * Not a test: regenerates server/web/screenshot.png (the README's picture of the search page)
- * from the generated demo postings. Run: bun tests/screenshot.ts
+ * from the generated demo postings. Run: bun tests/support/screenshot.ts
  */
 import { join } from "node:path";
 import { launchChromium } from "./browser.ts";
