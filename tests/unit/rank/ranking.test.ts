@@ -16,7 +16,6 @@ import {
   type RetrievalEvidence,
   type RowTerms,
 } from "../../../server/relevance/ranking.ts";
-import { FEEDBACK_DEPTH } from "../../../server/relevance/tuning.ts";
 
 /**
  * Ranking on its own: queries and postings built by hand, their features, the fused score that orders
@@ -138,7 +137,8 @@ describe("addFeedback", () => {
   test("raises a candidate like the first pass's best above an equal one unlike them", () => {
     const q = query("kubernetes");
     const unit = (axis: number) => Float32Array.from({ length: 4 }, (_, i) => (i === axis ? 1 : 0));
-    const best = Array.from({ length: FEEDBACK_DEPTH }, () => {
+    // More strong candidates than feedback learns from (5), so its examples are all alike.
+    const best = Array.from({ length: 8 }, () => {
       const terms = postingTerms("Platform Engineer", "We run Kubernetes.");
       return { features: features(q, terms, evidence({ bm25Share: 1, bm25Reciprocal: 1 })), vector: unit(0), terms };
     });
