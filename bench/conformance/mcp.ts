@@ -6,7 +6,7 @@
 import { rmSync } from "node:fs";
 import { createLogger } from "../../server/log.ts";
 import { startServer } from "../../server/start.ts";
-import { testConfig, tempDir } from "../../tests/helpers.ts";
+import { testConfig, tempDir } from "../../tests/support/helpers.ts";
 
 const SCENARIOS = ["server-initialize", "ping", "tools-list"];
 const dataDir = tempDir("jobsearch-conformance-");

@@ -128,10 +128,9 @@ const PLACES_SHAPE = z
     }
   });
 
-/** Names are the same claim when only case, accents, dots, apostrophes, "&"/"and", "saint"/"st" or a leading "the" differ (as places/countries.ts compares them). */
+/** Names are the same claim when only case or spacing differ; places/countries.ts holds them to its own comparison at start. */
 function placeKey(name: string): string {
-  const key = name.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/&/g, " and ").replace(/[.'’]/g, "");
-  return key.replace(/\s+/g, " ").trim().replace(/^the /, "").replace(/\bsaint\b/g, "st");
+  return name.toLowerCase().replace(/\s+/g, " ").trim();
 }
 
 // --- notions.json ---

@@ -31,6 +31,23 @@ export function countryNames(countries: readonly Country[] = COUNTRIES): Array<[
   return countries.map(({ code, name, aliases }) => [code, [name, ...aliases]]);
 }
 
+/**
+ * Every name and alias → its country, for `countries` (places.json's, or a loaded copy's). Throws at
+ * start when a name means two countries as names are compared here (accents, dots, "the", "saint" aside).
+ */
+export function countryLookup(countries: readonly Country[] = COUNTRIES): Map<string, string> {
+  const byName = new Map<string, string>();
+  const add = (text: string, code: string) => {
+    const key = countryKey(text);
+    const prior = byName.get(key);
+    if (prior !== undefined && prior !== code) throw new Error(`places.json: "${text}" (${code}) is also a name of ${prior}, compared as "${key}"`);
+    byName.set(key, code);
+  };
+  for (const { code, name } of countries) add(name, code);
+  for (const { code, aliases } of countries) for (const alias of aliases) add(alias, code);
+  return byName;
+}
+
 // --- internal ---
 
 /** A name's key for these tables: "The Gambia" is Gambia and "Saint Lucia" St. Lucia, however written. */
@@ -40,10 +57,7 @@ function countryKey(text: string): string {
 
 const CODES = new Set(COUNTRIES.map(({ code }) => code));
 
-/** Every name and alias → its country (places.json lets a name or alias belong to one country only). */
-const BY_NAME = new Map<string, string>();
-for (const { code, name } of COUNTRIES) BY_NAME.set(countryKey(name), code);
-for (const { code, aliases } of COUNTRIES) for (const alias of aliases) BY_NAME.set(countryKey(alias), code);
+const BY_NAME = countryLookup();
 
 /** The 50 states and the District of Columbia. */
 const US_STATES = new Map<string, string>(STATES.map(({ code, name }) => [code, name]));

@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { openStore } from "../../server/store/store.ts";
+import { loadEmbedder, type Embedder } from "../../server/embedding/embedder.ts";
+import { ingestKilledDuringRebuild, MODELS_DIR, ROOT, runCli, seededRandom, SHARED_DATA, spawnServer, tempDir } from "../support/helpers.ts";
+
+/**
+ * The write lease with real processes on the real 29,513 postings: two CLI loads started together,
+ * SIGKILLs of the whole process tree at random moments, a server's background index build racing
+ * a load, and a server started right after a load (the load built the index, so nothing is built
+ * on start and every search is answered).
+ */
+const POSTINGS = 29_513;
+const SEED = 20261124;
+
+let embedder: Embedder;
+const dirs: string[] = [];
+beforeAll(async () => {
+  embedder = await loadEmbedder({ model: "static", allowRemote: false, modelsDir: MODELS_DIR });
+});
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+function dataDir(): string {
+  const dir = tempDir("jobsearch-loads-");
+  dirs.push(dir);
+  return dir;
+}
+
+test("two loads of the same file started together: the second waits, the table holds each posting once; a server started right after answers a search every 200 ms for 40 s", async () => {
+  const dir = dataDir();
+  const [one, two] = await Promise.all([load(dir), load(dir)]);
+  expect([one.code, two.code]).toEqual([0, 0]);
+  const waited = [one, two].filter((run) => /waiting for the load started at .* by pid \d+/.test(run.stderr));
+  expect(waited).toHaveLength(1);
+  // The first writes everything and builds the index; the second, after waiting, finds nothing changed.
+  const summaries = [one, two].map((run) => run.stdout.trim().split("\n").at(-1)!).sort();
+  expect(summaries[0]).toMatch(/^ingested 0 new, 0 updated, \d+ skipped in /);
+  expect(summaries[1]).toMatch(new RegExp(`^ingested ${POSTINGS} new, 0 updated, \\d+ skipped in .*; built the vector index in `));
+  expect(await distinctRows(dir)).toEqual({ rows: POSTINGS, ids: POSTINGS, pending: false, vectorIndex: true });
+
+  const { key } = JSON.parse((await runCli(["keys", "create", "--name", "after-load", "--json"], { DATA_DIR: dir })).stdout) as { key: string };
+  const server = await spawnServer(dir, { DEMO_DATA: "false" });
+  const statuses = new Map<number, number>();
+  try {
+    const queries = ["backend engineer", "registered nurse", "data scientist python", "ios developer in Berlin", "devops kubernetes"];
+    const ends = Date.now() + 40_000;
+    for (let i = 0; Date.now() < ends; i++) {
+      const next = Date.now() + 200;
+      const response = await fetch(`${server.ready.url}/v1/search`, {
+        method: "POST",
+        headers: { "x-api-key": key, "content-type": "application/json" },
+        body: JSON.stringify({ q: queries[i % queries.length], top_k: 10 }),
+      });
+      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+      await response.arrayBuffer();
+      await Bun.sleep(Math.max(0, next - Date.now()));
+    }
+    const ready = await fetch(`${server.ready.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(((await ready.json()) as { checks: { index: { vector: string } } }).checks.index.vector).toBe("ready");
+  } finally {
+    await server.stop();
+  }
+  expect([...statuses.keys()]).toEqual([200]);
+  expect(statuses.get(200)).toBeGreaterThan(150);
+  expect(server.log).not.toContain("building the ANN index");
+}, 600_000);
+
+test("three SIGKILLs of the whole load process tree at random moments, then a full run: each posting exactly once", async () => {
+  // An uninterrupted run times the load; the kills fall at random within what is left of it each time.
+  const timed = performance.now();
+  expect((await load(dataDir())).code).toBe(0);
+  const whole = performance.now() - timed;
+  const dir = dataDir();
+  const random = seededRandom(SEED);
+  const moments: number[] = [];
+  for (const [from, to] of [[0.15, 0.5], [0.05, 0.3], [0.05, 0.2]] as const) {
+    // `bun run cli` starts the CLI as a child: the whole process group is killed, not just the wrapper.
+    const proc = Bun.spawn(["setsid", "bun", "run", "cli", "ingest", SHARED_DATA, "--batch-size", "1000"], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dir, MODELS_DIR, NO_COLOR: "1" },
+      stdout: "ignore",
+      stderr: "ignore",
+    });
+    const at = Math.round(whole * (from + (to - from) * random()));
+    moments.push(at);
+    await Bun.sleep(at);
+    expect(proc.exitCode).toBeNull();
+    process.kill(-proc.pid, "SIGKILL");
+    await proc.exited;
+    await Bun.sleep(200); // the group's other processes are gone a moment after the leader
+  }
+  const final = await load(dir);
+  expect(final.code).toBe(0);
+  expect(await distinctRows(dir)).toEqual({ rows: POSTINGS, ids: POSTINGS, pending: false, vectorIndex: true });
+  console.log(`uninterrupted load ${Math.round(whole)} ms; killed at ${moments.join(", ")} ms; final run: ${final.stdout.trim().split("\n").at(-1)}`);
+}, 600_000);
+
+test("a server's background index rebuild racing a load: no posting lost or duplicated", async () => {
+  const dir = dataDir();
+  const lines = gunzipSync(await Bun.file(SHARED_DATA).bytes()).toString("utf8").split("\n").filter((line) => line.trim() !== "");
+  const env = { VECTOR_INDEX_MIN_ROWS: "1000" };
+  const first = join(dir, "first.jsonl");
+  const second = join(dir, "second.jsonl");
+  const third = join(dir, "third.jsonl");
+  await Bun.write(first, lines.slice(0, 3000).join("\n"));
+  await Bun.write(second, lines.slice(3000, 6000).join("\n"));
+  await Bun.write(third, lines.slice(6000, 9000).join("\n"));
+  expect((await load(dir, first, env)).stdout).toContain("built the vector index");
+  // A load killed during its own rebuild leaves its rows in a second index segment: the next server start rebuilds.
+  expect(await ingestKilledDuringRebuild(second, { DATA_DIR: dir, ...env })).toContain("rebuilding the vector index over");
+
+  const server = await spawnServer(dir, { ...env, DEMO_DATA: "false" });
+  let log = server.log;
+  const reader = server.proc.stderr.getReader();
+  while (!log.includes("building the ANN index in a background process")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    log += new TextDecoder().decode(value);
+  }
+  const loadStarted = Date.now();
+  const racing = await load(dir, third, env);
+  const loadEnded = Date.now();
+  // The server's build process either rebuilt the index while the load waited for the lease, or found
+  // the lease taken by the load (which then rebuilt the index itself).
+  const outcome = /"msg":"(rebuilt the ANN index after loads|a load holds the write lease[^"]*|could not build the ANN index[^"]*)"/;
+  const deadline = setTimeout(() => server.proc.kill("SIGTERM"), 240_000);
+  while (!outcome.test(log)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    log += new TextDecoder().decode(value);
+  }
+  clearTimeout(deadline);
+  reader.releaseLock();
+  await server.stop();
+  expect(racing.code).toBe(0);
+  expect(log).toMatch(outcome);
+  expect(log).not.toContain("could not build");
+  const serverFirst = log.includes("rebuilt the ANN index after loads");
+  expect(serverFirst).toBe(racing.stderr.includes("waiting for the index build"));
+  if (!serverFirst) expect(racing.stdout).toContain("built the vector index");
+  console.log(`the load ran ${loadEnded - loadStarted} ms beside the server's rebuild; ${serverFirst ? "it waited for the server's build" : "it went first and rebuilt the index itself"}`);
+  expect(await distinctRows(dir)).toEqual({ rows: 9000, ids: 9000, pending: false, vectorIndex: true });
+}, 600_000);
+
+// --- helpers ---
+
+function load(dir: string, file = SHARED_DATA, env: Record<string, string> = {}) {
+  return runCli(["ingest", file, "--batch-size", "1000"], { DATA_DIR: dir, ...env });
+}
+
+/** Rows and distinct ids of the table, whether a load is left unfinished, and whether the ANN index exists. */
+async function distinctRows(dir: string) {
+  const store = await openStore({ dataDir: dir, modelId: embedder.modelId, dimension: embedder.dimension });
+  try {
+    const ids = (await store.table.query().select(["id"]).toArray()).map((row) => String(row.id));
+    return { rows: ids.length, ids: new Set(ids).size, pending: existsSync(join(dir, "load-pending")), vectorIndex: (await store.vectorIndexState()) !== undefined };
+  } finally {
+    store.close();
+  }
+}

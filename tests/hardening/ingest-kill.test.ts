@@ -1,0 +1,237 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { ingestFile } from "../../server/ingest/ingest.ts";
+import { readRecords } from "../../server/ingest/read.ts";
+import { loadEmbedder, type Embedder } from "../../server/embedding/embedder.ts";
+import { openStore } from "../../server/store/store.ts";
+import { MODELS_DIR, ROOT, SHARED_DATA, seededRandom, tempDir } from "../support/helpers.ts";
+
+/**
+ * SIGKILL during a real CLI load, 20 times at seeded random moments. The load (600 real postings,
+ * batches of 30) goes either into a table holding an earlier version of half of them (150 unchanged,
+ * 150 changed, 300 new) or into an empty DATA_DIR (so index creation can be cut too). Half the kills
+ * fall at random while batches commit, half while the load finishes (compaction, index builds, term
+ * statistics), as timed by an uninterrupted run of each kind. After each kill
+ * the table must open and hold, per batch, all old or all new rows — complete and equal to a clean
+ * load's — and the same command run again must complete the load exactly.
+ */
+const TRIALS = 20;
+const BATCH = 30;
+const SEED = 20261122;
+
+interface StoredRow { id: string; content_hash: string; result_json: string; vector: number[] }
+
+let embedder: Embedder;
+let work: string;
+let newFile: string;
+let newIds: string[];
+/** Rows a clean load of the old / new file gives, by id. */
+let oldRows: Map<string, StoredRow>;
+let newRows: Map<string, StoredRow>;
+let template: string;
+/** When an uninterrupted run committed its first batch, began finishing and had finished (ms from spawn). */
+interface Timeline { firstCommit: number; finishing: number; finished: number }
+const timelines: Record<"old" | "empty", Timeline> = {} as never;
+
+beforeAll(async () => {
+  embedder = await loadEmbedder({ model: "static", allowRemote: false, modelsDir: MODELS_DIR });
+  work = tempDir("jobsearch-kill-");
+  const records = (await readRecords(SHARED_DATA)).slice(0, 600).map((r) => r.value as Record<string, unknown>);
+  const earlier = records.slice(0, 300).map((r, i) => (i < 150 ? r : { ...r, job_description: `${r.job_description} (earlier version)` }));
+  const oldFile = join(work, "old.jsonl");
+  newFile = join(work, "new.jsonl");
+  await Bun.write(oldFile, earlier.map((r) => JSON.stringify(r)).join("\n"));
+  await Bun.write(newFile, records.map((r) => JSON.stringify(r)).join("\n"));
+  newIds = records.map((r) => String(r.id));
+
+  template = join(work, "template");
+  oldRows = await load(template, oldFile);
+  newRows = await load(join(work, "reference"), newFile);
+
+  // Uninterrupted CLI runs time the windows the kills are spread over, and must equal the reference.
+  timelines.old = await timedRun(freshCopy("full-old", true), oldRows);
+  timelines.empty = await timedRun(freshCopy("full-empty", false), new Map());
+}, 120_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+test(`${TRIALS} SIGKILLs during a load leave whole batches, and the re-run completes the load`, async () => {
+  const random = seededRandom(SEED);
+  const seen = { "before the first commit": 0, "between batches": 0, "finishing (compaction, indexes, term stats)": 0, "after it had finished": 0 };
+  for (let trial = 0; trial < TRIALS; trial++) {
+    const fromEmpty = trial % 2 === 1;
+    const dir = freshCopy(`trial-${trial}`, !fromEmpty);
+    const before = fromEmpty ? new Map<string, StoredRow>() : oldRows;
+    const { firstCommit, finishing, finished } = timelines[fromEmpty ? "empty" : "old"];
+    const [from, to] = trial % 4 < 2 ? [firstCommit * 0.8, finishing] : [finishing, finished];
+    const proc = ingestProcess(dir);
+    const delay = from + (to - from) * random();
+    const timer = setTimeout(() => proc.kill("SIGKILL"), delay);
+    const code = await proc.exited;
+    clearTimeout(timer);
+
+    const rows = await readRows(dir);
+    const committed = expectWholeBatches(rows, before);
+    const pending = existsSync(join(dir, "load-pending"));
+    if (code === 0) expect(pending).toBe(false);
+    const moment =
+      committed === 0 && !pending ? "before the first commit"
+      : committed < changedBatches(before) ? "between batches"
+      : pending ? "finishing (compaction, indexes, term stats)"
+      : "after it had finished";
+    seen[moment]++;
+
+    // The same load again, in process this time: finishes whatever the kill left.
+    const summary = await reload(dir);
+    expect(summary.inserted + summary.updated + summary.unchanged).toBe(newIds.length);
+    expectExactly(await readRows(dir), newRows);
+    expect(existsSync(join(dir, "load-pending"))).toBe(false);
+    const stats = JSON.parse(readFileSync(join(dir, "term-stats.json"), "utf8")) as { docs: number };
+    expect(stats.docs).toBe(newIds.length);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  console.log(`SIGKILL trials: ${JSON.stringify(seen)}; uninterrupted runs (ms): ${JSON.stringify(timelines)}`);
+  expect(seen["between batches"]).toBeGreaterThanOrEqual(3);
+  expect(seen["finishing (compaction, indexes, term stats)"]).toBeGreaterThanOrEqual(1);
+}, 300_000);
+
+// --- helpers ---
+
+/** Runs the load to the end, noting when the table's version moved (polled every 10 ms). */
+async function timedRun(dir: string, before: Map<string, StoredRow>): Promise<Timeline> {
+  const versions = join(dir, "jobs.lance", "_versions");
+  const latest = () => {
+    if (!existsSync(versions)) return 0n;
+    const names = readdirSync(versions).filter((name) => name.endsWith(".manifest"));
+    return names.reduce((max, name) => { const v = 2n ** 64n - 1n - BigInt(name.slice(0, -9)); return v > max ? v : max; }, 0n);
+  };
+  const start = latest();
+  const batches = BigInt(changedBatches(before));
+  // From an empty DATA_DIR the first version is the empty table's creation.
+  const firstBatch = start === 0n ? 2n : start + 1n;
+  const seen: Array<[bigint, number]> = [];
+  let finished: number | undefined;
+  let pendingSeen = false;
+  const started = performance.now();
+  const proc = ingestProcess(dir);
+  const poll = setInterval(() => {
+    const v = latest();
+    if (v !== (seen.at(-1)?.[0] ?? start)) seen.push([v, performance.now() - started]);
+    const pending = existsSync(join(dir, "load-pending"));
+    pendingSeen ||= pending;
+    if (pendingSeen && !pending) finished ??= performance.now() - started;
+  }, 10);
+  expect(await proc.exited).toBe(0);
+  clearInterval(poll);
+  const end = performance.now() - started;
+  expectExactly(await readRows(dir), newRows);
+  const at = (version: bigint) => seen.find(([v]) => v >= version)?.[1] ?? end;
+  return { firstCommit: Math.round(at(firstBatch)), finishing: Math.round(at(firstBatch + batches - 1n)), finished: Math.round(finished ?? end) };
+}
+
+function ingestProcess(dataDir: string) {
+  return Bun.spawn(["bun", join(ROOT, "cli/main.ts"), "ingest", newFile, "--batch-size", String(BATCH)], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, MODELS_DIR, NO_COLOR: "1" },
+    stdout: "ignore",
+    stderr: "ignore",
+  });
+}
+
+function freshCopy(name: string, withOld: boolean): string {
+  const dir = join(work, name);
+  if (withOld) cpSync(template, dir, { recursive: true });
+  return dir;
+}
+
+async function load(dir: string, file: string): Promise<Map<string, StoredRow>> {
+  const store = await openStore({ dataDir: dir, modelId: embedder.modelId, dimension: embedder.dimension });
+  try {
+    await ingestFile({ store, embedder }, file, { batchSize: BATCH });
+  } finally {
+    store.close();
+  }
+  return readRows(dir).then((rows) => new Map(rows.map((row) => [row.id, row])));
+}
+
+async function reload(dir: string) {
+  const store = await openStore({ dataDir: dir, modelId: embedder.modelId, dimension: embedder.dimension });
+  try {
+    const summary = await ingestFile({ store, embedder }, newFile, { batchSize: BATCH });
+    expect((await store.table.listIndices()).length).toBe(14);
+    return summary;
+  } finally {
+    store.close();
+  }
+}
+
+/** Every row of the table of `dir`, opened as the server opens it. */
+async function readRows(dir: string): Promise<StoredRow[]> {
+  const store = await openStore({ dataDir: dir, modelId: embedder.modelId, dimension: embedder.dimension });
+  try {
+    const rows = await store.table.query().select(["id", "content_hash", "result_json", "vector"]).toArray();
+    return rows.map((row) => ({ id: row.id, content_hash: row.content_hash, result_json: row.result_json, vector: Array.from(row.vector.toArray() as Float32Array) }));
+  } finally {
+    store.close();
+  }
+}
+
+/** Rows of the batches (in file order) that change something in a table holding `before`. */
+function changedBatches(before: Map<string, StoredRow>): number {
+  const batches = new Set<number>();
+  newIds.forEach((id, i) => {
+    if (before.get(id)?.content_hash !== newRows.get(id)!.content_hash) batches.add(Math.floor(i / BATCH));
+  });
+  return batches.size;
+}
+
+/**
+ * Checks that `rows` are complete and unique, each equal to its old or its new version, and that
+ * the new versions are exactly those of the first k batches with changes; returns k.
+ */
+function expectWholeBatches(rows: StoredRow[], before: Map<string, StoredRow>): number {
+  const ids = rows.map((row) => row.id);
+  expect(new Set(ids).size).toBe(ids.length);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  for (const id of before.keys()) expect(byId.has(id)).toBe(true);
+  const state = new Map<number, Set<"old" | "new">>();
+  newIds.forEach((id, i) => {
+    const old = before.get(id);
+    const fresh = newRows.get(id)!;
+    if (old?.content_hash === fresh.content_hash) return expectSameRow(byId.get(id), fresh);
+    const row = byId.get(id);
+    const which = row === undefined || row.content_hash === old?.content_hash ? "old" : "new";
+    expectSameRow(row, which === "old" ? old : fresh);
+    const batch = Math.floor(i / BATCH);
+    state.set(batch, (state.get(batch) ?? new Set()).add(which));
+  });
+  const order = [...state.keys()].sort((a, b) => a - b).map((batch) => [...state.get(batch)!]);
+  for (const kinds of order) expect(kinds.length).toBe(1); // no batch half written
+  const committed = order.findIndex((kinds) => kinds[0] === "old");
+  const k = committed === -1 ? order.length : committed;
+  expect(order.slice(k).every((kinds) => kinds[0] === "old")).toBe(true); // batches commit in order
+  expect(rows.length).toBe(before.size + newIds.filter((id, i) => !before.has(id) && Math.floor(i / BATCH) < batchNumber(order, k)).length);
+  return k;
+
+  function batchNumber(_order: unknown, committedBatches: number): number {
+    return [...state.keys()].sort((a, b) => a - b)[committedBatches] ?? Infinity;
+  }
+}
+
+function expectSameRow(row: StoredRow | undefined, expected: StoredRow | undefined): void {
+  expect(row === undefined).toBe(expected === undefined);
+  if (!row || !expected) return;
+  expect(row.content_hash).toBe(expected.content_hash);
+  expect(row.result_json).toBe(expected.result_json);
+  expect(row.vector.length).toBe(expected.vector.length);
+  let worst = 0;
+  row.vector.forEach((value, i) => (worst = Math.max(worst, Math.abs(value - expected.vector[i]!))));
+  expect(worst).toBeLessThan(1e-5);
+}
+
+function expectExactly(rows: StoredRow[], expected: Map<string, StoredRow>): void {
+  expect(rows.length).toBe(expected.size);
+  expect(new Set(rows.map((row) => row.id)).size).toBe(rows.length);
+  for (const row of rows) expectSameRow(row, expected.get(row.id));
+}

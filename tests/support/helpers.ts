@@ -1,0 +1,180 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { connect, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { loadConfig, type Config } from "../../server/config.ts";
+import { ingestRecords } from "../../server/ingest/ingest.ts";
+import { createLogger, type Logger } from "../../server/log.ts";
+import { startServer, type RunningServer } from "../../server/start.ts";
+
+export const ROOT = resolve(import.meta.dir, "../..");
+/** The offline model is built once per machine into this folder and shared by every test. */
+export const MODELS_DIR = join(ROOT, "tests/.cache/models");
+export const SHARED_DATA = resolve(ROOT, "../shared/data/jobs.jsonl.gz");
+/** A JobSpy CSV export: 15 rows, two of them invalid, with multi-line quoted descriptions. */
+export const JOBSPY_CSV = join(ROOT, "tests/support/fixtures/jobspy.csv");
+
+export function tempDir(prefix = "jobsearch-test-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Config for a test: a temp DATA_DIR, port 0, loopback, the shared model cache, no demo data. */
+export function testConfig(dataDir: string, env: Record<string, string> = {}): Config {
+  return loadConfig({ DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", MODELS_DIR, DEMO_DATA: "false", LOG_LEVEL: "error", READ_CONSISTENCY_MS: "0", ...env });
+}
+
+export interface TestServer {
+  url: string;
+  apiKey: string;
+  dataDir: string;
+  server: RunningServer;
+  stop(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  records?: object[];
+  /** Serve this DATA_DIR (e.g. one a CLI ingest filled) instead of a new temp dir; it is removed on stop all the same. */
+  dataDir?: string;
+  log?: Logger;
+  env?: Record<string, string>;
+}
+
+/** A real server on a free port over a real LanceDB in a temp dir, loaded with `records`. */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const { records = [], log = createLogger("error", () => {}), env = {} } = options;
+  const dataDir = options.dataDir ?? tempDir();
+  const server = await startServer(testConfig(dataDir, env), log);
+  if (records.length > 0) {
+    await ingestRecords(server, records.map((value, i) => ({ ref: `record ${i + 1}`, value })));
+  }
+  // Searches then come from memory, as on a server that has been up a moment (LanceDB answers until then).
+  await server.store.warm();
+  const apiKey = (await server.keys.create("test")).key;
+  return {
+    url: server.url,
+    apiKey,
+    dataDir,
+    server,
+    async stop() {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs the CLI as a user would, with DATA_DIR and the model cache set. */
+export async function runCli(args: string[], env: Record<string, string> = {}) {
+  const proc = Bun.spawn(["bun", join(ROOT, "cli/main.ts"), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, MODELS_DIR, NO_COLOR: "1", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  return { stdout, stderr, code };
+}
+
+/** Starts `bun server/main.ts` as a user would and waits for its "ready" log line. */
+export async function spawnServer(dataDir: string, env: Record<string, string> = {}) {
+  const proc = Bun.spawn(["bun", join(ROOT, "server/main.ts")], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", MODELS_DIR, ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const stderr = proc.stderr.getReader();
+  let log = "";
+  while (!log.includes('"msg":"ready"')) {
+    const { value, done } = await stderr.read();
+    if (done) throw new Error(`server exited before it was ready:\n${log}`);
+    log += new TextDecoder().decode(value);
+  }
+  stderr.releaseLock();
+  const ready = JSON.parse(log.split("\n").find((line) => line.includes('"msg":"ready"'))!);
+  const stop = async () => {
+    proc.kill("SIGTERM");
+    await proc.exited;
+    return new Response(proc.stdout).text();
+  };
+  return { ready, stop, log, proc };
+}
+
+/**
+ * Runs `cli ingest FILE` and SIGKILLs it once it says it is rebuilding the vector index: the rows are
+ * committed and folded into the index as a further segment, the rebuild is cut. Returns what it said.
+ */
+export async function ingestKilledDuringRebuild(file: string, env: Record<string, string>): Promise<string> {
+  const load = Bun.spawn(["bun", join(ROOT, "cli/main.ts"), "ingest", file], {
+    env: { ...process.env, MODELS_DIR, ...env }, stdout: "ignore", stderr: "pipe",
+  });
+  let said = "";
+  for await (const chunk of load.stderr) {
+    said += new TextDecoder().decode(chunk);
+    if (said.includes("rebuilding the vector index")) break;
+  }
+  load.kill("SIGKILL");
+  await load.exited;
+  return said;
+}
+
+/** A seeded random number generator (mulberry32): the same seed, the same moments. */
+export function seededRandom(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The MCP SDK's client, connected to a test server's /mcp with an API key. */
+export async function connectMcp(url: string, apiKey: string, name = "test-client"): Promise<Client> {
+  const client = new Client({ name, version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { "x-api-key": apiKey } } }));
+  return client;
+}
+
+/** POST /v1/search with the server's key: the status and the parsed body. */
+export async function postSearch<T = Record<string, any>>(t: { url: string; apiKey: string }, body: Record<string, unknown>): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${t.url}/v1/search`, {
+    method: "POST",
+    headers: { "x-api-key": t.apiKey, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as T };
+}
+
+/**
+ * A POST /v1/search whose headers are sent now and whose body only when `finish` is called: a request
+ * in flight (holding its key's slot) for as long as the test wants.
+ */
+export async function slowSearch(url: string, key: string, query: object = { q: "backend engineer", top_k: 5 }) {
+  const { hostname, port } = new URL(url);
+  const body = JSON.stringify(query);
+  const socket: Socket = await new Promise((resolve, reject) => {
+    const s = connect(Number(port), hostname, () => resolve(s)).on("error", reject);
+  });
+  let received = "";
+  socket.on("data", (chunk) => (received += chunk.toString()));
+  socket.on("error", () => {});
+  const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+  socket.write(
+    `POST /v1/search HTTP/1.1\r\nHost: ${hostname}:${port}\r\ncontent-type: application/json\r\n` +
+      `x-api-key: ${key}\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n`,
+  );
+  return {
+    async finish() {
+      if (!socket.destroyed) socket.write(body);
+      await closed;
+      return { status: Number(/^HTTP\/1\.1 (\d+)/.exec(received)?.[1]), body: received.slice(received.indexOf("\r\n\r\n") + 4) };
+    },
+    closed,
+  };
+}

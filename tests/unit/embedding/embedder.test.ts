@@ -1,0 +1,125 @@
+import { beforeAll, describe, expect, it } from "bun:test";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fallbackVector, loadEmbedder, type Embedder } from "../../../server/embedding/embedder.ts";
+import { buildStaticModel } from "../../../server/embedding/static-model.ts";
+// Shared with other test files and kept between runs (git-ignored): the model is built once.
+import { MODELS_DIR } from "../../support/helpers.ts";
+
+/** One build reads the 307 MB word-vector file: ~4 s here, more on a cold disk. */
+const BUILD_TIMEOUT = 60_000;
+
+let embedder: Embedder;
+
+beforeAll(async () => {
+  embedder = await loadEmbedder({ model: "static", allowRemote: false, modelsDir: MODELS_DIR });
+}, BUILD_TIMEOUT);
+
+describe("static model build", () => {
+  it("produces the same bytes on every build, with nothing left behind", async () => {
+    const root = await mkdtemp(join(tmpdir(), "embedder-build-"));
+    try {
+      const first = await buildStaticModel(join(root, "a"));
+      await buildStaticModel(join(root, "b"), { vocabularySize: 200_000 });
+      expect(first).toMatchObject({ words: 200_000, dimension: 100 });
+      for (const file of ["onnx/model.onnx", "tokenizer.json", "tokenizer_config.json", "config.json", "jobsearch-model.json"]) {
+        expect(await sha256(join(root, "b", file))).toBe(await sha256(join(root, "a", file)));
+      }
+      // fp16 table of 200,002 rows × 100 dims, plus under 1 kB of graph.
+      expect(Bun.file(join(root, "a", "onnx/model.onnx")).size - 2 * 100 * 200_002).toBeWithin(0, 1000);
+      expect((await readdir(root)).sort()).toEqual(["a", "b"]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  }, 2 * BUILD_TIMEOUT);
+
+  it("replaces an existing folder in place", async () => {
+    const root = await mkdtemp(join(tmpdir(), "embedder-rebuild-"));
+    try {
+      await Bun.write(join(root, "m", "stale.txt"), "from an older build");
+      const result = await buildStaticModel(join(root, "m"), { vocabularySize: 1000 });
+      expect(result.words).toBe(1000);
+      expect(await readdir(root)).toEqual(["m"]);
+      expect((await readdir(join(root, "m"))).sort()).toEqual([
+        "config.json",
+        "jobsearch-model.json",
+        "onnx",
+        "tokenizer.json",
+        "tokenizer_config.json",
+      ]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  }, BUILD_TIMEOUT);
+});
+
+describe("static embedder", () => {
+  it("reports its id and dimension", () => {
+    expect(embedder.modelId).toBe("static-glove-100d");
+    expect(embedder.dimension).toBe(100);
+  });
+
+  it("returns unit-length vectors, also for texts longer than the token limit", async () => {
+    const long = "experienced welder wanted for shipyard work ".repeat(300);
+    const vectors = await embedder.embedDocuments(["senior backend engineer python", long, "Résumé writer!"]);
+    for (const vector of [...vectors, await embedder.embedQuery("nurse")]) {
+      expect(vector.length).toBe(100);
+      expect(Math.abs(norm(vector) - 1)).toBeLessThan(1e-5);
+    }
+  });
+
+  it.each(["", "   ", "前端工程师", "zzzqqq xxyyzz", "\u0000"])("gives the fallback vector, not NaN, for %p", async (text) => {
+    const vector = await embedder.embedQuery(text);
+    expect(vector.some(Number.isNaN)).toBe(false);
+    expect([...vector]).toEqual([...fallbackVector(100)]);
+  });
+
+  it("keeps each document's vector in its place across batches and blank texts", async () => {
+    const texts = Array.from({ length: 300 }, (_, i) => (i % 7 === 0 ? "" : `job number ${i} ${"nurse ".repeat(i % 5)}`));
+    const vectors = await embedder.embedDocuments(texts);
+    expect(vectors.length).toBe(300);
+    for (const i of [0, 1, 6, 7, 150, 299]) expect([...vectors[i]!]).toEqual([...(await embedder.embedQuery(texts[i]!))]);
+  });
+
+  it("places related texts closer than unrelated ones", async () => {
+    const [query, related, unrelated] = await embedder.embedDocuments([
+      "senior backend engineer python",
+      "python developer for server side",
+      "registered nurse night shift hospital",
+    ]);
+    expect(dot(query!, related!)).toBeGreaterThan(dot(query!, unrelated!) + 0.2);
+  });
+});
+
+describe("model resolution", () => {
+  it("loads a local model folder by path, with the id from its jobsearch-model.json", async () => {
+    const local = await loadEmbedder({ model: join(MODELS_DIR, "static-glove-100d"), allowRemote: false, modelsDir: MODELS_DIR });
+    expect(local.modelId).toBe("static-glove-100d");
+    expect([...(await local.embedQuery("nurse"))]).toEqual([...(await embedder.embedQuery("nurse"))]);
+  });
+
+  it("refuses a hub id without EMBEDDING_ALLOW_REMOTE and says what to set", async () => {
+    const empty = await mkdtemp(join(tmpdir(), "embedder-empty-"));
+    try {
+      const load = loadEmbedder({ model: "Xenova/bge-small-en-v1.5", allowRemote: false, modelsDir: empty });
+      await expect(load).rejects.toThrow(/EMBEDDING_ALLOW_REMOTE=true.*EMBEDDING_MODEL at a local model folder/);
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
+});
+
+// --- internal ---
+
+async function sha256(path: string): Promise<string> {
+  return new Bun.CryptoHasher("sha256").update(await Bun.file(path).arrayBuffer()).digest("hex");
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  return a.reduce((sum, x, i) => sum + x * b[i]!, 0);
+}
+
+function norm(vector: Float32Array): number {
+  return Math.sqrt(dot(vector, vector));
+}
