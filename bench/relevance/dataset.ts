@@ -7,7 +7,7 @@ import { readRecords } from "../../server/ingest/read.ts";
 import { loadEmbedder, type Embedder } from "../../server/embedding/embedder.ts";
 import { TABLE_NAME } from "../../server/store/schema.ts";
 import { openStore, type JobStore } from "../../server/store/store.ts";
-import { codeFingerprint } from "./fingerprint.ts";
+import { codeFingerprint, INGEST_MODULES } from "./fingerprint.ts";
 import type { FilterableRecord, JudgedPosting } from "./judge.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
@@ -16,7 +16,6 @@ export const SHARED_DATA = resolve(ROOT, "../shared/data/jobs.jsonl.gz");
 /** The table the evaluation builds for itself when DATA_DIR does not hold the shared postings (git-ignored). */
 const EVAL_DATA_DIR = join(ROOT, "bench/.data/eval");
 /** The modules whose code decides what an ingest stores; the table is rebuilt when any of them changes. */
-const INGEST_MODULES = ["server/ingest/ingest.ts", "server/store/store.ts", "server/store/write.ts", "server/embedding/embedder.ts", "server/text/fold.ts"];
 /** Holds the fingerprint of the code that built the evaluation table. */
 const BUILD_MARKER = "eval-build.txt";
 /** The offline model the tests build once per machine; reused so the evaluation needs no build of its own. */

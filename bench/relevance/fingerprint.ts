@@ -14,6 +14,9 @@ const RELATIVE_IMPORTS = [
  */
 const READS_DATA: Record<string, string> = { "server/knowledge/knowledge.ts": "server/knowledge" };
 
+/** The modules whose code decides what an ingest writes (the tables of the evaluation and the perf suite are rebuilt when they change). */
+export const INGEST_MODULES = ["server/ingest/ingest.ts", "server/store/store.ts", "server/store/write.ts", "server/embedding/embedder.ts", "server/text/fold.ts"];
+
 /**
  * A hash of `entries` and every module they import through relative paths, transitively, and of the
  * data files those modules read (READS_DATA): what decides the bytes an ingest writes. A table built

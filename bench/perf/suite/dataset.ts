@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { codeFingerprint } from "../../relevance/fingerprint.ts";
+import { codeFingerprint, INGEST_MODULES } from "../../relevance/fingerprint.ts";
 
 export const ROOT = resolve(import.meta.dir, "../../..");
 export const SHARED_DATA = resolve(ROOT, "../shared/data/jobs.jsonl.gz");
@@ -12,7 +12,6 @@ export const MODELS_DIR = existsSync(join(ROOT, "tests/.cache/models"))
   : join(ROOT, "bench/.data/models");
 
 /** The modules whose code decides what an ingest stores (as in bench/relevance/dataset.ts). */
-const INGEST_MODULES = ["server/ingest/ingest.ts", "server/store/store.ts", "server/store/write.ts", "server/embedding/embedder.ts", "server/text/fold.ts"];
 const BUILD_MARKER = "bench-build.json";
 
 export interface IngestRun {
