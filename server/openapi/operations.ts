@@ -6,7 +6,7 @@ import { queryParameters, ref, type JsonSchema } from "./schemas.ts";
 /**
  * The OpenAPI operation of each route, given to the route as its `detail`. The routes validate by
  * hand (parse: "none"), so the plugin cannot infer these; the schemas come from shared/ (schemas.ts)
- * and tests/openapi.test.ts checks every example against those schemas and the live server.
+ * and tests/api/rest/openapi.test.ts checks every example against those schemas and the live server.
  */
 
 const REQUEST_ID = "3f1c9a52-7c1e-4d0b-9a8e-2b6f1d4c8e71";

@@ -145,7 +145,7 @@ export interface FilterColumns {
 
 /**
  * The same selection as `buildWhere(filters, inferred)`, as tests of one row of `columns`, one per
- * filter (a row is selected when every test holds), each with a key naming it; tests/memory-path.test.ts
+ * filter (a row is selected when every test holds), each with a key naming it; tests/unit/memory/copy.test.ts
  * checks the two agree. Building a test costs little; running it is what callers keep (by key).
  */
 export function rowTests(filters: SearchFilters, inferred: SearchFilters, columns: FilterColumns): Array<{ key: string; test: (row: number) => boolean }> {

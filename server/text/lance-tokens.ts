@@ -5,7 +5,7 @@ import { stem } from "porter2";
  * store/indexes.ts gives title and description): split at every character that is not a letter or
  * digit, drop tokens of 40 bytes or more, lowercase, stem (Porter2, English), drop English stop
  * words, fold accents to ASCII. The in-memory keyword index must cut text the same way, so its BM25
- * scores are LanceDB's (tests/memory-path.test.ts compares them).
+ * scores are LanceDB's (tests/unit/memory/copy.test.ts compares them).
  */
 
 /** The tokens of `text`, in order (repeats kept: they are term frequencies). */
