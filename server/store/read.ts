@@ -33,7 +33,10 @@ export function createReader(
   let facetCache: { version: number; facets: Facets } | undefined;
   let valuesCache: { version: number; values: Promise<FilterValues> } | undefined;
   return {
-    refresh: () => table.checkoutLatest(),
+    async refresh() {
+      await table.checkoutLatest();
+      await termStats.refresh();
+    },
     count: () => table.countRows(),
     version: () => table.version(),
     termStats: termStats.get,

@@ -123,7 +123,7 @@ export interface IndexState {
 
 /** What searches read. */
 export interface StoreReader {
-  /** Moves to the latest version now, for a write another process just committed. */
+  /** Moves to the latest version and its term statistics now, for a write another process just committed. */
   refresh(): Promise<void>;
   count(): Promise<number>;
   /** The table version searches currently read; every write makes a new one. */
