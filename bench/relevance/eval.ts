@@ -7,6 +7,7 @@
  *   bun run eval --query 12           one query (number as printed): its judged top 10 in each mode
  *   DATA_DIR=/tmp/jobs bun run eval   use a DATA_DIR that already holds the shared postings
  *   bun run eval --rebuild            rebuild bench/.data/eval (it is also rebuilt when the ingest code changes)
+ *   bun run eval --set broad          the broad sets instead (broad.ts): P@10 of own and held-out parts per kind and mode
  */
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -26,7 +27,7 @@ const QUERIES = [...FIRST_SET, ...CONSTRAINT_QUERIES, ...TYPO_QUERIES, ...FRESH_
 /** Fewer relevant postings than this make P@10 of a query depend on a handful of postings. */
 const FEW_RELEVANT = 15;
 
-const USAGE = "usage: bun run eval [--mode bm25|vector|hybrid] [--query N] [--rounds N (timed passes, default 3)] [--rebuild]";
+const USAGE = "usage: bun run eval [--mode bm25|vector|hybrid] [--query N] [--rounds N (timed passes, default 3)] [--rebuild] [--set broad]";
 const args = readArgs();
 if (args.help) {
   console.log(USAGE);
@@ -34,6 +35,12 @@ if (args.help) {
 }
 const modes = selectModes(args.mode);
 const rounds = positiveInteger("--rounds", args.rounds!);
+if (args.set !== undefined) {
+  if (args.set !== "broad") fail("--set must be broad");
+  const { runBroad } = await import("./broad.ts");
+  await runBroad({ rebuild: args.rebuild!, rounds, modes: args.mode === undefined ? undefined : modes });
+  process.exit(0);
+}
 const only = args.query === undefined ? undefined : positiveInteger("--query", args.query);
 if (only !== undefined && only > QUERIES.length) fail(`--query must be 1..${QUERIES.length}`);
 QUERIES.forEach(checkJudge);
@@ -84,6 +91,7 @@ function readArgs() {
         query: { type: "string" },
         rounds: { type: "string", default: "3" },
         rebuild: { type: "boolean", default: false },
+        set: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
     }).values;
