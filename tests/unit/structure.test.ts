@@ -7,8 +7,8 @@ import { ROOT } from "../support/helpers.ts";
  * The code's shape, checked on every run (`bun test tests/unit/structure.test.ts`); docs/architecture.md draws it. Rooms are the folders of
  * server/ (and its top-level files), cli/ and shared/; FLOORS orders them top to bottom, and an import
  * may only go to a lower floor or stay in its room. Also: no import cycle that crosses folders (data
- * files included), one module that folds place names and one that maps countries, no code or test
- * file over 300 lines, no folder of code or tests over 15 files. Data (the knowledge base, the web
+ * files included), one module that folds place names and one that maps countries, no code, test or bench
+ * file over 300 lines, no folder of them over 15 files. Data (the knowledge base, the web
  * page's assets) is exempt from the size rules.
  */
 const FLOORS: string[][] = [
@@ -33,10 +33,11 @@ const FLOORS: string[][] = [
   ["data", "package.json"],
 ];
 const CODE = ["server", "cli", "shared"];
-const TESTS = ["tests"];
+/** Checked for size as code is: the tests and the benchmarks. */
+const TESTS = ["tests", "bench"];
 const DATA_FOLDERS = ["server/knowledge", "server/web"];
 /** Git-ignored folders the tests write (the model cache, the reports). */
-const GENERATED = ["tests/.cache", "tests/artifacts"];
+const GENERATED = ["tests/.cache", "tests/artifacts", "bench/.data", "bench/results"];
 const MAX_LINES = 300;
 const MAX_FILES = 15;
 /** Where words and names are folded (accents, case): words in text/, place names in places/names.ts. */
@@ -47,9 +48,7 @@ const MAPS_COUNTRIES = ["server/places/countries.ts", "server/knowledge/"];
 const SHOWS_COUNTRY_NAMES = ["server/web/", "shared/understood.ts"];
 
 const code = CODE.flatMap((folder) => walk(join(ROOT, folder))).map((path) => relative(ROOT, path));
-const tests = TESTS.flatMap((folder) => walk(join(ROOT, folder)))
-  .map((path) => relative(ROOT, path))
-  .filter((file) => !GENERATED.some((folder) => file.startsWith(`${folder}/`)));
+const tests = TESTS.flatMap((folder) => walk(join(ROOT, folder))).map((path) => relative(ROOT, path));
 const isData = (file: string) => DATA_FOLDERS.some((folder) => file.startsWith(`${folder}/`)) || file.includes("/fixtures/");
 const isSource = (file: string) => /\.(ts|js)$/.test(file);
 
@@ -81,7 +80,7 @@ test("one module folds place names and one maps countries, whatever their names"
   expect(regionNames.filter((file) => !SHOWS_COUNTRY_NAMES.some((allowed) => file.startsWith(allowed)))).toEqual([]);
 });
 
-test(`no code or test file is longer than ${MAX_LINES} lines`, () => {
+test(`no code, test or bench file is longer than ${MAX_LINES} lines`, () => {
   const long = [...code, ...tests]
     .filter((file) => isSource(file) && !isData(file))
     .map((file) => [file, readFileSync(join(ROOT, file), "utf8").split("\n").length] as const)
@@ -89,7 +88,7 @@ test(`no code or test file is longer than ${MAX_LINES} lines`, () => {
   expect(long).toEqual([]);
 });
 
-test(`no folder of code or tests holds more than ${MAX_FILES} files`, () => {
+test(`no folder of code, tests or benches holds more than ${MAX_FILES} files`, () => {
   const counts = new Map<string, number>();
   for (const file of [...code, ...tests]) if (!isData(file)) counts.set(dirname(file), (counts.get(dirname(file)) ?? 0) + 1);
   expect([...counts].filter(([, count]) => count > MAX_FILES)).toEqual([]);
@@ -97,9 +96,11 @@ test(`no folder of code or tests holds more than ${MAX_FILES} files`, () => {
 
 // --- helpers ---
 
+/** Every file below `dir`, the generated folders left out. */
 function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
+    if (GENERATED.includes(relative(ROOT, path))) return [];
     return statSync(path).isDirectory() ? walk(path) : [path];
   });
 }
