@@ -1,12 +1,12 @@
 /**
- * `bun run eval --set broad`: the broad judged sets (sets/broad-b.ts and its frozen held-out half, and
- * sets/broad-a*.ts when present), each query kind in bm25, default, and default with understand=false
+ * `bun run eval --set broad`: the broad judged sets (sets/broad-a.ts and sets/broad-b.ts with their frozen
+ * held-out halves), each query kind in bm25, default, and default with understand=false
  * (evaluate.ts's "hybrid": the default retrieval on the words as typed). Per set, kind and mode: P@10 of
  * the own part and of the held-out part, the gap (held-out minus own), and the "wrong no close match"
  * count: queries whose top 10 is at least half relevant while the best score is under PLAUSIBLE_SCORE
  * (the service would say "no close match" over a good page). Writes bench/results/eval-broad.json.
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { PLAUSIBLE_SCORE } from "../../shared/search.ts";
 import { openEvalData } from "./dataset.ts";
@@ -14,12 +14,13 @@ import { K, countRelevant, evaluateMode, type CountedQuery, type EvalMode, type 
 import { checkJudge } from "./judge.ts";
 import { mean } from "./metrics.ts";
 import { markdownTable, showRegex } from "./report.ts";
+import { BROAD_A } from "./sets/broad-a.ts";
+import { BROAD_A_HELD_OUT } from "./sets/broad-a-held-out.ts";
 import { BROAD_B } from "./sets/broad-b.ts";
 import { BROAD_B_HELD_OUT } from "./sets/broad-b-held-out.ts";
 import type { JudgedQuery } from "./sets/queries.ts";
 
 const RESULTS = resolve(import.meta.dir, "../results/eval-broad.json");
-const SETS_DIR = resolve(import.meta.dir, "sets");
 /** bm25 alone, the service by default, and the service with understand=false (hybrid on the words as typed). */
 export const BROAD_MODES: readonly EvalMode[] = ["bm25", "default", "hybrid"];
 const MODE_LABELS: Record<EvalMode, string> = { bm25: "bm25", vector: "vector", hybrid: "default, understand=false", default: "default" };
@@ -51,7 +52,7 @@ interface Row {
 
 /** Evaluates the broad sets and prints the table; `modes` narrows BROAD_MODES (--mode). */
 export async function runBroad(options: { rebuild: boolean; rounds: number; modes?: EvalMode[] }): Promise<void> {
-  const judged = await loadBroadSets();
+  const judged = loadBroadSets();
   judged.forEach(checkJudge);
   const modes = options.modes ?? [...BROAD_MODES];
   const data = await openEvalData(Bun.env, { rebuild: options.rebuild });
@@ -92,15 +93,9 @@ export function broadKind(query: JudgedQuery): string {
 // --- internal ---
 
 /** Set B always; set A (another helper's) only when its files exist, so this works without them. */
-async function loadBroadSets(): Promise<BroadQuery[]> {
+function loadBroadSets(): BroadQuery[] {
   const tag = (set: string, part: Part, queries: JudgedQuery[]) => queries.map((query) => ({ ...query, set, part, label: broadKind(query) }));
-  const sets: BroadQuery[] = [];
-  const ownA = resolve(SETS_DIR, "broad-a.ts");
-  const heldA = resolve(SETS_DIR, "broad-a-held-out.ts");
-  if (existsSync(ownA)) sets.push(...tag("A", "own", ((await import(ownA)) as { BROAD_A: JudgedQuery[] }).BROAD_A));
-  if (existsSync(heldA)) sets.push(...tag("A", "held-out", ((await import(heldA)) as { BROAD_A_HELD_OUT: JudgedQuery[] }).BROAD_A_HELD_OUT));
-  sets.push(...tag("B", "own", BROAD_B), ...tag("B", "held-out", BROAD_B_HELD_OUT));
-  return sets;
+  return [...tag("A", "own", BROAD_A), ...tag("A", "held-out", BROAD_A_HELD_OUT), ...tag("B", "own", BROAD_B), ...tag("B", "held-out", BROAD_B_HELD_OUT)];
 }
 
 function summarize(queries: BroadQuery[], outcomes: Map<EvalMode, QueryOutcome[]>): Row[] {
