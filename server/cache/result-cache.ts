@@ -5,17 +5,19 @@ import { LRUCache } from "lru-cache";
 /**
  * Pages already computed, by request and table version: a repeated search (the same words, filters
  * and page, which popular queries and paging back are) costs a lookup instead of a search. A load
- * makes a new table version, so a page is never served from before the data changed. Bounded in
- * bytes (estimated from the results' text), least recently used out first.
+ * makes a new table version, so a page is never served from before the data changed. `basis` is
+ * what else the page was ranked with (the term statistics, which a load writes just after its last
+ * commit): a page ranked with another basis is not served. Bounded in bytes (estimated from the
+ * results' text), least recently used out first.
  */
 export interface ResultCache {
-  get(version: number, request: SearchRequest): JobResult[] | undefined;
-  set(version: number, request: SearchRequest, results: JobResult[]): void;
+  get(version: number, request: SearchRequest, basis?: object): JobResult[] | undefined;
+  set(version: number, request: SearchRequest, results: JobResult[], basis?: object): void;
   readonly stats: { hits: number; misses: number; bytes: number; entries: number };
 }
 
 export function createResultCache(maxBytes: number): ResultCache {
-  const pages = new LRUCache<string, JobResult[]>({ maxSize: Math.max(1, maxBytes) });
+  const pages = new LRUCache<string, { results: JobResult[]; basis: object | undefined }>({ maxSize: Math.max(1, maxBytes) });
   let hits = 0;
   let misses = 0;
   let currentVersion = -1;
@@ -27,13 +29,14 @@ export function createResultCache(maxBytes: number): ResultCache {
       get bytes() { return pages.calculatedSize; },
       get entries() { return pages.size; },
     },
-    get(version, request) {
-      const results = pages.get(cacheKey(version, request));
+    get(version, request, basis) {
+      const page = pages.get(cacheKey(version, request));
+      const results = page !== undefined && page.basis === basis ? page.results : undefined;
       if (results === undefined) misses++;
       else hits++;
       return results;
     },
-    set(version, request, results) {
+    set(version, request, results, basis) {
       if (maxBytes <= 0) return;
       // Pages of older versions can never be asked for again.
       if (version !== currentVersion) {
@@ -41,7 +44,7 @@ export function createResultCache(maxBytes: number): ResultCache {
         currentVersion = version;
       }
       const bytes = estimateBytes(results);
-      if (bytes <= maxBytes / 4) pages.set(cacheKey(version, request), results, { size: Math.max(1, bytes) });
+      if (bytes <= maxBytes / 4) pages.set(cacheKey(version, request), { results, basis }, { size: Math.max(1, bytes) });
     },
   };
 }

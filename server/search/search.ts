@@ -68,10 +68,12 @@ async function boundedSearch(deps: SearchDeps, request: SearchRequest, understan
 async function cachedSearch(deps: SearchDeps, request: SearchRequest, understanding: Understanding, deadline?: Deadline): Promise<SearchPage> {
   const cache = request.facets.length === 0 && request.similarTo === undefined ? deps.cache : undefined;
   const version = cache ? await deps.store.version() : 0;
-  const cached = cache?.get(version, request);
+  // The term statistics weigh the words: a page ranked with others is not this one.
+  const stats = deps.store.termStats();
+  const cached = cache?.get(version, request, stats);
   if (cached) return { results: cached };
   const page = await runSearch(deps, request, understanding, deadline);
-  cache?.set(version, request, page.results);
+  cache?.set(version, request, page.results, stats);
   return page;
 }
 

@@ -27,6 +27,16 @@ describe("result cache", () => {
     expect(cache.stats).toMatchObject({ hits: 1, misses: 14 });
   });
 
+  test("a page ranked with other term statistics is not served, though the table version is the same", () => {
+    const cache = createResultCache(1 << 20);
+    const results: JobResult[] = [{ score: 0.5, id: "x1", publish_time: "2024-01-01 00:00:00", job_url: "https://x/1", job_tags: [], data_source: "indeed" }];
+    const before = { docs: 10, df: {} };
+    const after = { docs: 11, df: {} };
+    cache.set(7, request({ q: "nurse" }), results, before);
+    expect(cache.get(7, request({ q: "nurse" }), before)).toBe(results);
+    expect(cache.get(7, request({ q: "nurse" }), after)).toBeUndefined();
+  });
+
   test("stays within its byte budget, dropping the least recently used page", () => {
     const page = (n: number): JobResult[] =>
       [{ score: 1, id: `x${n}`, publish_time: "2024-01-01 00:00:00", job_url: `https://x/${n}`, job_tags: [], data_source: "indeed", job_description: "x".repeat(2000) }];
