@@ -4,7 +4,7 @@ import { parseLocation } from "../places/location.ts";
 
 /**
  * The CSV that JobSpy (python-jobspy) writes with `jobs.to_csv(...)`, mapped onto posting fields.
- * README.md has the full table; in short: site → data_source, title/company/description/job_url as
+ * docs/cli.md has the full table; in short: site → data_source, title/company/description/job_url as
  * they are, location → city + country, date_posted → publish_time, interval/min_amount/max_amount/
  * currency → base_salary, job_type → employment_type, job_level → seniority_level, and skills,
  * job_type and remote as job_tags. Other columns (emails, company_url, job_function, …) are ignored.
