@@ -167,7 +167,9 @@ async function writeBroadResults(
       relevant_in_data: query.relevantInData,
       modes: Object.fromEntries([...outcomes].map(([mode, results]) => {
         const outcome = results[i]!;
-        return [MODE_LABELS[mode], { precision: outcome.precision, ndcg: outcome.ndcg, best_score: bestScore(outcome), wrong_no_close_match: wrongNoCloseMatch(outcome) }];
+        // The page itself only for the own part: the held-out part is never looked at.
+        const page = query.part === "own" ? outcome.ranked.slice(0, K).map((r) => `${r.relevant ? "+" : "-"} ${r.score.toFixed(2)} ${r.job_title} | ${r.city}`) : undefined;
+        return [MODE_LABELS[mode], { precision: outcome.precision, ndcg: outcome.ndcg, best_score: bestScore(outcome), wrong_no_close_match: wrongNoCloseMatch(outcome), page }];
       })),
     })),
   };

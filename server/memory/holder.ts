@@ -63,7 +63,15 @@ export function createMemoryCopyHolder(table: lancedb.Table, options: MemoryCopy
       return undefined;
     },
     async warm() {
-      if (options.maxPostings > 0) await start();
+      if (options.maxPostings <= 0) return;
+      // A build already under way may have read an older version and be past its last look at the table:
+      // wait for it, then build again until the current version is held (or skipped).
+      // A closed table (the server stopped meanwhile) ends the wait as a failed build does.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const version = await table.version().catch(() => undefined);
+        if (version === undefined || held?.version === version || skipped?.version === version) return;
+        await start();
+      }
     },
     state() {
       if (held) return { version: held.version, postings: held.postings, bytes: held.bytes };

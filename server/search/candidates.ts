@@ -6,7 +6,7 @@ import { keywordClauses, STRONG_EXPANSION_WEIGHT } from "../rank/keyword-query.t
 import { scoreCandidates, type Candidate, type Ranked } from "../rank/rank.ts";
 import type { JobStore } from "../store/store.ts";
 import { idf } from "../store/term-stats.ts";
-import type { Understanding } from "../understand/understand.ts";
+import { jobWordWeight, type Understanding } from "../understand/understand.ts";
 import { stopIfLate, type Deadline } from "./deadline.ts";
 
 /*
@@ -14,6 +14,12 @@ import { stopIfLate, type Deadline } from "./deadline.ts";
  * keyword clauses, both retrievers among the postings the filters admit (filters apply inside both),
  * their union ranked (server/rank/).
  */
+
+/** What a query without a job is embedded as: the same for "jobs in Berlin" and `{q: "jobs", city: "Berlin"}`. */
+const JOBLESS_TEXT = "job";
+
+/** From this many content words on, a query is a request with words around the job. */
+const LONG_REQUEST_TERMS = 8;
 
 /** Each retriever brings at least this many candidates, so fusion has depth beyond one page. */
 const MIN_CANDIDATES = 50;
@@ -31,18 +37,22 @@ export interface RetrievalDeps {
 export async function rankCandidates(deps: RetrievalDeps, request: SearchRequest, understanding: Understanding, deadline?: Deadline, minDepth = 0): Promise<Ranked[]> {
   const mode = request.retrieval ?? "hybrid";
   stopIfLate(deadline, "embed");
-  const { terms, expansions, namesJob } = understanding;
+  const { terms, expansions } = understanding;
   const stats = deps.store.termStats();
-  const query = rankingQuery(terms, expansions, request.query, (token) => idf(stats, token));
+  // A long request carries words around the job ("bored", "relocating"): there each word counts as much as it speaks of the job.
+  const around = terms.length >= LONG_REQUEST_TERMS ? (token: string) => jobWordWeight(stats, token) : () => 1;
+  const query = rankingQuery(terms, expansions, request.query, (token) => idf(stats, token) * around(token));
   const depth = Math.max(MIN_CANDIDATES, 2 * (request.offset + request.topK), minDepth);
   const steering = expansions.filter((e) => e.weight >= STRONG_EXPANSION_WEIGHT).map((e) => e.text);
-  const vector = mode === "bm25" ? undefined : request.similarTo?.vector ?? (await deps.embedder.embedQuery([request.query, ...steering].join(" ")));
+  // No job to match: the postings nearest one fixed word, whatever the conditions were called, ranked newest first.
+  const text = understanding.jobless ? JOBLESS_TEXT : [request.query, ...steering].join(" ");
+  const vector = mode === "bm25" && !understanding.jobless ? undefined : request.similarTo?.vector ?? (await deps.embedder.embedQuery(text));
   const keywordText = terms.join(" ") || request.query;
   const full = request.detail === "full";
   stopIfLate(deadline, "retrieve");
   const [nearest, keyword] = await Promise.all([
     vector === undefined ? [] : deps.store.nearest(vector, request.filters, depth, full, request.inferred),
-    mode === "vector"
+    mode === "vector" || understanding.jobless
       ? []
       : deps.store.keyword(
           keywordClauses({ text: keywordText, expansions: mode === "hybrid" ? expansions : [], cjk: query.cjk }),
@@ -60,5 +70,5 @@ export async function rankCandidates(deps: RetrievalDeps, request: SearchRequest
     if (known) Object.assign(known, { bm25: score, bm25Rank: i + 1 });
     else candidates.set(row.id, { row, cosine: vector ? dot(vector, row.vector) : 0, bm25: score, bm25Rank: i + 1, vectorRank: null });
   });
-  return scoreCandidates([...candidates.values()], query, mode, namesJob, () => stopIfLate(deadline, "rank"));
+  return scoreCandidates([...candidates.values()], query, mode, understanding, () => stopIfLate(deadline, "rank"));
 }

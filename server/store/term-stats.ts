@@ -14,6 +14,8 @@ export interface TermStats {
   df: Record<string, number>;
   /** Folded words of company names and tags: names of the data that spelling correction never touches (absent in files of older loads). */
   names?: string[];
+  /** How many postings use each word in their title (words of at least MIN_DF titles; absent in files of older loads). */
+  titleDf?: Record<string, number>;
 }
 
 /** Inverse document frequency of a folded token: high for rare words, never below 0.1. */
@@ -24,12 +26,29 @@ export function idf(stats: TermStats | undefined, token: string): number {
 }
 
 /**
+ * How much a folded word says of the job rather than of the request around it, in [0, 1]: the share
+ * of the postings using it that have it in their title, against TITLE_SHARE_OF_JOB_WORDS (that share
+ * or more weighs 1). Job and skill words recur in titles ("nurse", "python"); words of requests and
+ * of lives ("please", "suggestions", "relocate") stay in descriptions. A word the statistics do not
+ * know (too rare, or statistics of an older load) weighs 1: a rare word says much.
+ */
+export function jobWeight(stats: TermStats | undefined, token: string): number {
+  const df = stats?.df[token];
+  if (stats?.titleDf === undefined || df === undefined) return 1;
+  return Math.min(1, (stats.titleDf[token] ?? 0) / df / TITLE_SHARE_OF_JOB_WORDS);
+}
+
+/** A word in at least this share of its postings' titles is a word of the job, whole. */
+const TITLE_SHARE_OF_JOB_WORDS = 0.1;
+
+/**
  * Counts, over every posting's `rank_terms` (the words ranking reads), the postings each word
  * occurs in, and writes them to `file` (`term-stats.json` beside the table, replaced whole). Run
  * after every load.
  */
 export async function writeTermStats(table: lancedb.Table, file: SideFile): Promise<TermStats> {
   const counts = new Map<string, number>();
+  const titleCounts = new Map<string, number>();
   const names = new Set<string>();
   let docs = 0;
   for await (const batch of table.query().select(["rank_terms", "company_name", "tag_keys"])) {
@@ -38,15 +57,16 @@ export async function writeTermStats(table: lancedb.Table, file: SideFile): Prom
     const tags = batch.getChild("tag_keys")!;
     for (let i = 0; i < batch.numRows; i++) {
       docs++;
-      for (const token of splitRankTerms(String(column.get(i))).text) counts.set(token, (counts.get(token) ?? 0) + 1);
+      const terms = splitRankTerms(String(column.get(i)));
+      for (const token of terms.text) counts.set(token, (counts.get(token) ?? 0) + 1);
+      for (const token of terms.title) titleCounts.set(token, (titleCounts.get(token) ?? 0) + 1);
       const company = companies.get(i);
       if (company) for (const word of foldedWords(String(company))) names.add(word);
       for (const tag of tags.get(i)?.toArray() ?? []) for (const word of foldedWords(String(tag))) names.add(word);
     }
   }
-  const df: Record<string, number> = {};
-  for (const [token, n] of counts) if (n >= MIN_DF) df[token] = n;
-  const stats = { docs, df, names: [...names].sort() };
+  const frequent = (map: Map<string, number>) => Object.fromEntries([...map].filter(([, n]) => n >= MIN_DF));
+  const stats = { docs, df: frequent(counts), names: [...names].sort(), titleDf: frequent(titleCounts) };
   await file.write(JSON.stringify(stats));
   return stats;
 }

@@ -2,18 +2,20 @@ import type { SearchFilters } from "../../shared/search.ts";
 import { OCCUPATIONS } from "../knowledge/knowledge.ts";
 import { MODIFIER_WORDS } from "../knowledge/knowledge.ts";
 import { findPlaces, placeIndex, type DataPlaces } from "../places/in-query.ts";
-import type { TermStats } from "../store/term-stats.ts";
+import { jobWeight, type TermStats } from "../store/term-stats.ts";
 import { fold, foldedWords, hasCjk } from "../text/fold.ts";
+import { queryTokens } from "../text/query-tokens.ts";
 import { writtenWords } from "../text/words.ts";
 import { findConditions } from "./conditions.ts";
 import { findDates } from "./dates.ts";
+import { findSalary } from "./salary.ts";
 import { withoutOverlaps, type Finding } from "./finding.ts";
 import { analyzeQuery, type Occupations } from "./occupations.ts";
 import { correctSpelling } from "./spelling.ts";
 
 /*
  * What a person typed, understood in one pass: misspellings corrected, then the conditions stated in
- * words (places, remote, visa, seniority, employment type, time) read as filters, then what the words
+ * words (places, remote, visa, seniority, employment type, time, pay) read as filters, then what the words
  * left to search say of the job (occupations of the knowledge base, expansions: occupations.ts).
  * Explicit filters always win: a condition whose filter the request sets is not applied (a hint
  * says so). Pure and synchronous; the caller supplies the data's places and term statistics and the clock.
@@ -33,6 +35,11 @@ export interface Understanding extends Occupations {
    * word of its best occupation): its own words serve it best, and `expansions` is empty.
    */
   namesJob: boolean;
+  /**
+   * No word of the job remains once the conditions are read ("jobs in Berlin", "remote roles",
+   * "internships posted this year"): every posting meeting the filters answers the request alike.
+   */
+  jobless: boolean;
 }
 
 export interface UnderstandContext {
@@ -52,10 +59,10 @@ export function understandQuery(query: string, explicit: SearchFilters, context?
 
 // --- internal ---
 
-type Conditions = Pick<Understanding, "text" | "corrected" | "filters" | "hints">;
+type Conditions = Pick<Understanding, "text" | "corrected" | "filters" | "hints" | "jobless">;
 
 function asTyped(query: string): Conditions {
-  return { text: query, corrected: null, filters: {}, hints: [] };
+  return { text: query, corrected: null, filters: {}, hints: [], jobless: false };
 }
 
 function readConditions(query: string, explicit: SearchFilters, context: UnderstandContext): Conditions {
@@ -67,6 +74,7 @@ function readConditions(query: string, explicit: SearchFilters, context: Underst
   const findings = withoutOverlaps([
     ...findDates(text, context.now),
     ...findConditions(text),
+    ...findSalary(text),
     ...findPlaces(text, placeIndex(context.facets), docs, (word) => JOB_WORDS.has(fold(word))),
   ]).filter((f) => f.confident);
 
@@ -90,8 +98,10 @@ function readConditions(query: string, explicit: SearchFilters, context: Underst
     removed.push(finding);
   }
   const rest = withoutFindings(text, removed);
+  // Words that became filters are not searched too; a query that was all conditions searches none (jobless).
   return {
-    text: /[\p{L}\p{N}]/u.test(rest) ? rest : text,
+    text: rest,
+    jobless: isJobless(rest),
     corrected: correction.changes.length > 0 ? text : null,
     filters,
     hints: [
@@ -99,6 +109,11 @@ function readConditions(query: string, explicit: SearchFilters, context: Underst
       ...hints,
     ],
   };
+}
+
+/** True when none of the words left says anything of the job: each is a stop word or a word of job-search talk. */
+function isJobless(rest: string): boolean {
+  return queryTokens(rest).every((t) => t.kind === "stop" || t.kind === "filler");
 }
 
 /** From this confidence on, the knowledge base says the query names an occupation itself. */
@@ -127,6 +142,18 @@ function isVocabularyQuery(analysis: Occupations): boolean {
   return words !== undefined && tokens.length > 0 && tokens.every((token) => words.has(token));
 }
 
+/**
+ * How much a folded word of the query counts in ranking as a word of the job, in [MIN_JOB_WEIGHT, 1]: 1 for
+ * the knowledge base's words, else what the data says (term-stats.ts `jobWeight`: the share of its
+ * postings that have it in their title). The words around the job in a long request ("bored",
+ * "relocating", "mostly") weigh little, and a posting is not judged on them.
+ */
+export function jobWordWeight(stats: TermStats | undefined, token: string): number {
+  return JOB_WORDS.has(token) ? 1 : Math.max(MIN_JOB_WEIGHT, jobWeight(stats, token));
+}
+
+const MIN_JOB_WEIGHT = 0.1;
+
 /** Words of every occupation's titles and skills and the modifier words, as written: never a place or a typo. */
 const WRITTEN_JOB_WORDS = new Set(
   [...OCCUPATIONS.flatMap((o) => [...o.titles, ...o.skills]), ...MODIFIER_WORDS].flatMap(writtenWords),
@@ -139,6 +166,9 @@ const FAMILIES: Record<string, string[]> = {
   country: ["city", "country", "near"],
   since: ["since", "until"],
   until: ["since", "until"],
+  salary_min: ["salary_min", "salary_max", "salary_currency"],
+  salary_max: ["salary_min", "salary_max", "salary_currency"],
+  salary_currency: ["salary_min", "salary_max", "salary_currency"],
 };
 
 function explicitlySet(name: string, explicit: SearchFilters): string | undefined {

@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { fixturePostings } from "../../support/fixtures/postings.ts";
+import { startTestServer, type TestServer } from "../../support/helpers.ts";
+import { understandQuery } from "../../../server/understand/understand.ts";
+import { understand, type Page } from "../../support/understanding.ts";
+
+/**
+ * Pay stated in words becomes salary filters, with the currency read or taken as US dollars; a query
+ * that is only conditions ("jobs in Berlin") has no job left to match, so every posting meeting them
+ * is a match and scores as one: the rules, then over a real server.
+ */
+
+describe("pay in words", () => {
+  test.each([
+    ["data engineer salary over 140k", { salary_min: 140_000, salary_currency: "USD" }, "data engineer"],
+    ["designer £45k+", { salary_min: 45_000, salary_currency: "GBP" }, "designer"],
+    ["rust developer 110-130k", { salary_min: 110_000, salary_max: 130_000, salary_currency: "USD" }, "rust developer"],
+    ["analyst under €60,000", { salary_max: 60_000, salary_currency: "EUR" }, "analyst"],
+    ["contract tester $55/hour", { salary_min: 114_400, salary_currency: "USD", employment_type: ["CONTRACTOR"] }, "tester"],
+  ])("%p", (q, filters, text) => {
+    const u = understand(q);
+    expect(u.filters).toEqual(filters);
+    expect(u.text).toBe(text);
+  });
+
+  test.each(["java developer with over 5 years of experience", "react jobs posted in 2016", "3+ years python", "top 10 startups"])("no pay in %p", (q) => {
+    const { filters } = understand(q);
+    expect(filters.salary_min ?? filters.salary_max).toBeUndefined();
+  });
+
+  test("an explicit salary filter or currency wins, and a hint says so", () => {
+    const u = understand("go developer over 150k", { salary_min: 90_000 });
+    expect(u.filters).toEqual({});
+    expect(u.hints).toEqual(['"over 150k" was not applied: the request sets salary_min']);
+  });
+});
+
+describe("queries of conditions only", () => {
+  test.each([["jobs in London", true], ["remote roles", true], ["internships", true], ["python jobs in London", false], ["London", true]])("%p: jobless %p", (q, jobless) => {
+    expect(understand(q).jobless).toBe(jobless);
+  });
+
+  test("words taken as typed (understand=false, similar jobs) are the job", () => {
+    expect(understandQuery("jobs in London", {}).jobless).toBe(false);
+  });
+});
+
+describe("over a real server", () => {
+  let t: TestServer;
+  const base = fixturePostings()[0]!;
+  const titles = ["Data Engineer", "Nurse", "Accountant", "Python Developer"];
+  const postings = ["London", "Berlin"].flatMap((city, c) =>
+    titles.flatMap((title, k) =>
+      [60_000, 100_000, 160_000].map((pay, p) => ({
+        ...base,
+        id: `p${c}${k}${p}`,
+        job_title: title,
+        city,
+        country: c === 0 ? "GB" : "DE",
+        company_name: `Firm ${c}${k}${p}`,
+        base_salary: `${pay}.00-${pay + 20_000}.00 ${c === 0 ? "GBP" : "EUR"}/YEAR`,
+        job_url: `https://jobs.example.com/pay/${c}${k}${p}`,
+        job_description: `${title} wanted in ${city}. Join a friendly team.`,
+      })),
+    ),
+  );
+  beforeAll(async () => {
+    t = await startTestServer({ records: postings });
+  });
+  afterAll(() => t.stop());
+
+  type Result = { job_url: string; score: number; job_title: string; city: string; base_salary: string };
+  async function post(body: Record<string, unknown>): Promise<{ results: Result[]; query: Page["query"] }> {
+    const response = await fetch(`${t.url}/v1/search`, {
+      method: "POST", headers: { "x-api-key": t.apiKey, "content-type": "application/json" }, body: JSON.stringify({ top_k: 50, collapse: false, ...body }),
+    });
+    expect(response.status).toBe(200);
+    return (await response.json()) as never;
+  }
+
+  test("a pay bound in q filters as salary_min would, in the currency written, and is echoed", async () => {
+    const page = await post({ q: "data engineer in London paying £150k+" });
+    expect(page.query.applied_filters).toEqual({ city: "London", salary_min: 150_000, salary_currency: "GBP" });
+    expect(page.query.text).toBe("data engineer");
+    expect(page.results[0]!.job_title).toBe("Data Engineer");
+    expect(new Set(page.results.map((r) => `${r.city} ${r.base_salary}`))).toEqual(new Set(["London 160000.00-180000.00 GBP/YEAR"]));
+    const explicit = await post({ q: "data engineer", city: "London", salary_min: 150_000, salary_currency: "GBP" });
+    expect(explicit.results).toEqual(page.results);
+  });
+
+  test("jobs in a city: every posting there, each scored as a match, and no 'no close match'", async () => {
+    const page = await post({ q: "jobs in Berlin" });
+    expect(page.query.applied_filters).toEqual({ city: "Berlin" });
+    expect(page.results.length).toBe(12);
+    expect(page.results.every((r) => r.city === "Berlin" && r.score >= 0.5)).toBe(true);
+    expect(page.query.hints.some((h) => h.startsWith("no close match"))).toBe(false);
+    // The same conditions typed as filters score the same.
+    const typed = await post({ q: "jobs", city: "Berlin" });
+    expect(typed.results.map((r) => [r.job_url, r.score])).toEqual(page.results.map((r) => [r.job_url, r.score]));
+  });
+
+  test("a job named with the conditions is still judged on the job", async () => {
+    const page = await post({ q: "nurse jobs in Berlin" });
+    expect(page.results[0]!.job_title).toBe("Nurse");
+    const accountant = page.results.find((r) => r.job_title === "Accountant");
+    expect(accountant === undefined || accountant.score < 0.5).toBe(true);
+  });
+});
