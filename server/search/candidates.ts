@@ -4,6 +4,7 @@ import type { Embedder } from "../embedding/embedder.ts";
 import { rankingQuery } from "../rank/features.ts";
 import { keywordClauses, STRONG_EXPANSION_WEIGHT } from "../rank/keyword-query.ts";
 import { scoreCandidates, type Candidate, type Ranked } from "../rank/rank.ts";
+import { titleHead } from "../rank/similarity.ts";
 import type { JobStore } from "../store/store.ts";
 import { idf } from "../store/term-stats.ts";
 import type { Understanding } from "../understand/understand.ts";
@@ -17,6 +18,8 @@ import { stopIfLate, type Deadline } from "./deadline.ts";
 
 /** Each retriever brings at least this many candidates, so fusion has depth beyond one page. */
 const MIN_CANDIDATES = 50;
+/** Similar jobs look deeper: the posting's title words are many and common, and its like must be among the candidates to rise. */
+const SIMILAR_CANDIDATES = 200;
 
 export interface RetrievalDeps {
   store: JobStore;
@@ -34,7 +37,7 @@ export async function rankCandidates(deps: RetrievalDeps, request: SearchRequest
   const { terms, expansions, namesJob } = understanding;
   const stats = deps.store.termStats();
   const query = rankingQuery(terms, expansions, request.query, (token) => idf(stats, token));
-  const depth = Math.max(MIN_CANDIDATES, 2 * (request.offset + request.topK), minDepth);
+  const depth = Math.max(request.similarTo ? SIMILAR_CANDIDATES : MIN_CANDIDATES, 2 * (request.offset + request.topK), minDepth);
   const steering = expansions.filter((e) => e.weight >= STRONG_EXPANSION_WEIGHT).map((e) => e.text);
   const vector = mode === "bm25" ? undefined : request.similarTo?.vector ?? (await deps.embedder.embedQuery([request.query, ...steering].join(" ")));
   const keywordText = terms.join(" ") || request.query;
@@ -60,5 +63,6 @@ export async function rankCandidates(deps: RetrievalDeps, request: SearchRequest
     if (known) Object.assign(known, { bm25: score, bm25Rank: i + 1 });
     else candidates.set(row.id, { row, cosine: vector ? dot(vector, row.vector) : 0, bm25: score, bm25Rank: i + 1, vectorRank: null });
   });
-  return scoreCandidates([...candidates.values()], query, mode, namesJob, () => stopIfLate(deadline, "rank"));
+  const similar = request.similarTo && { cjk: request.similarTo.cjk ?? false, head: titleHead(request.similarTo.title ?? request.query) };
+  return scoreCandidates([...candidates.values()], query, mode, namesJob, () => stopIfLate(deadline, "rank"), similar);
 }
