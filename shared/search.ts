@@ -45,8 +45,8 @@ export interface SearchRequest {
   facets: FacetName[];
   /** The score a match needs to be counted in facets and total_matches: min_score when given, else 0.5 (a plausible match). */
   facetMinScore: number;
-  /** Internal: similar jobs to this posting (its vector is the query's; it and its reposts are left out). */
-  similarTo?: { id: string; vector?: Float32Array; repostKey?: string };
+  /** Internal: similar jobs to this posting (its vector is the query's; it and its reposts are left out; its title, and `cjk`: it is written in a CJK script). */
+  similarTo?: { id: string; vector?: Float32Array; repostKey?: string; title?: string; cjk?: boolean };
   /** Filters read from the query's words (set by the search, never by a caller); they mean more fields than the explicit ones (store/filter.ts). */
   inferred?: SearchFilters;
   /** Internal: the evaluation compares retrievers; callers always get "hybrid". */

@@ -8,6 +8,7 @@
  *   DATA_DIR=/tmp/jobs bun run eval   use a DATA_DIR that already holds the shared postings
  *   bun run eval --rebuild            rebuild bench/.data/eval (it is also rebuilt when the ingest code changes)
  *   bun run eval --set broad          the broad sets instead (broad.ts): P@10 of own and held-out parts per kind and mode
+ *   bun run eval --set similar        similar jobs instead (similar.ts): the share of the top 10 of the posting's occupation
  */
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -27,7 +28,7 @@ const QUERIES = [...FIRST_SET, ...CONSTRAINT_QUERIES, ...TYPO_QUERIES, ...FRESH_
 /** Fewer relevant postings than this make P@10 of a query depend on a handful of postings. */
 const FEW_RELEVANT = 15;
 
-const USAGE = "usage: bun run eval [--mode bm25|vector|hybrid] [--query N] [--rounds N (timed passes, default 3)] [--rebuild] [--set broad]";
+const USAGE = "usage: bun run eval [--mode bm25|vector|hybrid] [--query N] [--rounds N (timed passes, default 3)] [--rebuild] [--set broad|similar]";
 const args = readArgs();
 if (args.help) {
   console.log(USAGE);
@@ -36,7 +37,12 @@ if (args.help) {
 const modes = selectModes(args.mode);
 const rounds = positiveInteger("--rounds", args.rounds!);
 if (args.set !== undefined) {
-  if (args.set !== "broad") fail("--set must be broad");
+  if (args.set === "similar") {
+    const { runSimilar } = await import("./similar.ts");
+    await runSimilar({ rebuild: args.rebuild! });
+    process.exit(0);
+  }
+  if (args.set !== "broad") fail("--set must be broad or similar");
   const { runBroad } = await import("./broad.ts");
   await runBroad({ rebuild: args.rebuild!, rounds, modes: args.mode === undefined ? undefined : modes });
   process.exit(0);

@@ -3,6 +3,7 @@ import type { CandidateRow } from "../store/store.ts";
 import { addDataEvidence, features, type Features, type RankingQuery } from "./features.ts";
 import { addFeedback } from "./feedback.ts";
 import { calibratedScore, fusedScore } from "./score.ts";
+import { similarityEvidence, similarityScore, type SimilarityEvidence, type TitleHead } from "./similarity.ts";
 
 /*
  * Ranking: every candidate of both retrievers gets its features, the hybrid mode adds feedback from
@@ -25,6 +26,8 @@ export interface Ranked {
   score: number;
   fused: number;
   features?: Features;
+  /** Similar jobs only: what similarity.ts read besides the features. */
+  similarity?: SimilarityEvidence;
   bm25Rank: number | null;
   vectorRank: number | null;
 }
@@ -41,9 +44,17 @@ export const JOBLESS_SCORE = 0.9;
 /**
  * The candidates best first (equal scores by id, so pages stay stable). `job`: what the words say of
  * the job (understand/). `checkpoint` is called between steps and every few candidates, and
- * throws to stop a search that ran out of time.
+ * throws to stop a search that ran out of time. `similar`: the query is a posting's title, for its
+ * similar jobs (`cjk`: the posting is written in a CJK script); hybrid candidates then score by similarity.ts.
  */
-export function scoreCandidates(candidates: Candidate[], query: RankingQuery, mode: Retrieval, job: QueryJob, checkpoint: () => void = () => {}): Ranked[] {
+export function scoreCandidates(
+  candidates: Candidate[],
+  query: RankingQuery,
+  mode: Retrieval,
+  job: QueryJob,
+  checkpoint: () => void = () => {},
+  similar?: { cjk: boolean; head: TitleHead },
+): Ranked[] {
   const { namesJob, jobless } = job;
   checkpoint();
   if (jobless) {
@@ -74,10 +85,13 @@ export function scoreCandidates(candidates: Candidate[], query: RankingQuery, mo
     addDataEvidence(scored.map(({ evidence }) => evidence!), namesJob);
   }
   checkpoint();
-  const ranked: Ranked[] = scored.map(({ c, evidence }) => {
+  const likeness = similar && mode === "hybrid" ? similarityEvidence(query, candidates.map((c) => c.row), similar) : undefined;
+  const ranked: Ranked[] = scored.map(({ c, evidence }, i) => {
     const fused = evidence ? fusedScore(evidence) : mode === "vector" ? c.cosine : c.bm25;
-    const score = evidence ? calibratedScore(fused, evidence) : mode === "vector" ? (1 + c.cosine) / 2 : fused / (fused + 10);
-    return { row: c.row, score, fused, ...(evidence ? { features: evidence } : {}), bm25Rank: c.bm25Rank, vectorRank: c.vectorRank };
+    const score = evidence
+      ? likeness ? similarityScore(fused, evidence, likeness[i]!) : calibratedScore(fused, evidence)
+      : mode === "vector" ? (1 + c.cosine) / 2 : fused / (fused + 10);
+    return { row: c.row, score, fused, ...(evidence ? { features: evidence } : {}), ...(likeness ? { similarity: likeness[i]! } : {}), bm25Rank: c.bm25Rank, vectorRank: c.vectorRank };
   });
   return ranked.sort((a, b) => b.score - a.score || b.fused - a.fused || compareText(a.row.id, b.row.id));
 }

@@ -4,6 +4,7 @@ import type { Embedder } from "../embedding/embedder.ts";
 import { rankingQuery } from "../rank/features.ts";
 import { keywordClauses, STRONG_EXPANSION_WEIGHT } from "../rank/keyword-query.ts";
 import { scoreCandidates, type Candidate, type Ranked } from "../rank/rank.ts";
+import { titleHead } from "../rank/similarity.ts";
 import type { JobStore } from "../store/store.ts";
 import { idf } from "../store/term-stats.ts";
 import { jobWordWeight, type Understanding } from "../understand/understand.ts";
@@ -23,6 +24,8 @@ const LONG_REQUEST_TERMS = 8;
 
 /** Each retriever brings at least this many candidates, so fusion has depth beyond one page. */
 const MIN_CANDIDATES = 50;
+/** Similar jobs look deeper: the posting's title words are many and common, and its like must be among the candidates to rise. */
+const SIMILAR_CANDIDATES = 200;
 
 export interface RetrievalDeps {
   store: JobStore;
@@ -42,7 +45,7 @@ export async function rankCandidates(deps: RetrievalDeps, request: SearchRequest
   // A long request carries words around the job ("bored", "relocating"): there each word counts as much as it speaks of the job.
   const around = terms.length >= LONG_REQUEST_TERMS ? (token: string) => jobWordWeight(stats, token) : () => 1;
   const query = rankingQuery(terms, expansions, request.query, (token) => idf(stats, token) * around(token));
-  const depth = Math.max(MIN_CANDIDATES, 2 * (request.offset + request.topK), minDepth);
+  const depth = Math.max(request.similarTo ? SIMILAR_CANDIDATES : MIN_CANDIDATES, 2 * (request.offset + request.topK), minDepth);
   const steering = expansions.filter((e) => e.weight >= STRONG_EXPANSION_WEIGHT).map((e) => e.text);
   // No job to match: the postings nearest one fixed word, whatever the conditions were called, ranked newest first.
   const text = understanding.jobless ? JOBLESS_TEXT : [request.query, ...steering].join(" ");
@@ -70,5 +73,6 @@ export async function rankCandidates(deps: RetrievalDeps, request: SearchRequest
     if (known) Object.assign(known, { bm25: score, bm25Rank: i + 1 });
     else candidates.set(row.id, { row, cosine: vector ? dot(vector, row.vector) : 0, bm25: score, bm25Rank: i + 1, vectorRank: null });
   });
-  return scoreCandidates([...candidates.values()], query, mode, understanding, () => stopIfLate(deadline, "rank"));
+  const similar = request.similarTo && { cjk: request.similarTo.cjk ?? false, head: titleHead(request.similarTo.title ?? request.query) };
+  return scoreCandidates([...candidates.values()], query, mode, understanding, () => stopIfLate(deadline, "rank"), similar);
 }

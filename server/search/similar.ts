@@ -3,6 +3,7 @@ import type { Posting } from "../../shared/job.ts";
 import { parseSearchRequest, readFilters, type Interface, type SearchRequest } from "../../shared/search.ts";
 import type { Facets } from "../store/store.ts";
 import type { TermStats } from "../store/term-stats.ts";
+import { cjkBigrams } from "../text/fold.ts";
 import { understandQuery } from "../understand/understand.ts";
 import { repostKey } from "./page.ts";
 import { searchJobs, type SearchDeps, type SearchOutcome } from "./search.ts";
@@ -28,29 +29,38 @@ export async function getPosting(deps: Pick<SearchDeps, "store">, id: string): P
  * detail, sort, min_score, collapse, facets; a `q` is ignored), read as `via` reads them.
  */
 export async function similarJobs(deps: SearchDeps, id: string, raw: Record<string, unknown>, via: Interface): Promise<SearchOutcome> {
+  return searchJobs(deps, await similarRequest(deps, id, raw, via));
+}
+
+/** The search `similarJobs` runs (exported for the evaluation, which fits the similarity score on its candidates). */
+export async function similarRequest(deps: Pick<SearchDeps, "store">, id: string, raw: Record<string, unknown>, via: Interface): Promise<SearchRequest> {
   const parsed = parseSearchRequest({ ...raw, [via === "mcp" ? "query" : "q"]: "similar" }, via);
   const found = await deps.store.posting(id);
   if (!found) throw notFound(id);
   const { posting, vector } = found;
   const title = posting.job_title?.trim() || "job";
   const conditions = titleConditions(title, parsed.filters, await deps.store.facets(), deps.store.termStats());
-  return searchJobs(deps, {
+  return {
     ...parsed,
     query: conditions.text,
     inferred: conditions.inferred,
     understand: false,
     sort: raw.sort === undefined ? "relevance" : parsed.sort,
-    similarTo: { id, vector, repostKey: repostKey(posting) },
-  });
+    similarTo: { id, vector, repostKey: repostKey(posting), title, cjk: cjkBigrams(`${title} ${posting.job_description}`).length > 0 },
+  };
 }
 
 // --- internal ---
 
-/** The conditions of the job its title states (seniority, employment type, remote), as filters; places and times are not the job's kind. */
+/**
+ * The conditions of the job its title states (seniority, employment type, remote), as filters, and the title's
+ * words without the conditions and places it names: places and times are not the job's kind, and a place's
+ * rare name outweighed the job's words ("Data Engineer (Chicago)" found Chicago's data analysts).
+ */
 function titleConditions(title: string, explicit: SearchRequest["filters"], facets: Facets, stats: TermStats | undefined) {
   const understood = understandQuery(title, explicit, { facets, stats, now: new Date() });
   const kept = Object.fromEntries(Object.entries(understood.filters).filter(([name]) => ["remote", "seniority", "employment_type"].includes(name)));
-  return { text: Object.keys(kept).length > 0 ? understood.text : title, inferred: readFilters(kept) };
+  return { text: understood.text.trim() || title, inferred: readFilters(kept) };
 }
 
 function notFound(id: string): AppError {
