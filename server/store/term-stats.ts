@@ -14,6 +14,12 @@ export interface TermStats {
   df: Record<string, number>;
   /** Folded words of company names and tags: names of the data that spelling correction never touches (absent in files of older loads). */
   names?: string[];
+  /**
+   * Adjacent words of titles ("front end", "data scienc") → the postings whose title has them side by
+   * side: whether two words are a phrase of the data, for spelling's split and joined words (absent in
+   * files of older loads).
+   */
+  pairs?: Record<string, number>;
 }
 
 /** Inverse document frequency of a folded token: high for rare words, never below 0.1. */
@@ -30,6 +36,7 @@ export function idf(stats: TermStats | undefined, token: string): number {
  */
 export async function writeTermStats(table: lancedb.Table, file: SideFile): Promise<TermStats> {
   const counts = new Map<string, number>();
+  const pairs = new Map<string, number>();
   const names = new Set<string>();
   let docs = 0;
   for await (const batch of table.query().select(["rank_terms", "company_name", "tag_keys"])) {
@@ -38,15 +45,20 @@ export async function writeTermStats(table: lancedb.Table, file: SideFile): Prom
     const tags = batch.getChild("tag_keys")!;
     for (let i = 0; i < batch.numRows; i++) {
       docs++;
-      for (const token of splitRankTerms(String(column.get(i))).text) counts.set(token, (counts.get(token) ?? 0) + 1);
+      const terms = splitRankTerms(String(column.get(i)));
+      for (const token of terms.text) counts.set(token, (counts.get(token) ?? 0) + 1);
+      // The title's words are stored in their order (a repeated word at its first place): neighbours there are neighbours in the title.
+      for (let t = 1; t < terms.title.length; t++) {
+        const pair = `${terms.title[t - 1]} ${terms.title[t]}`;
+        pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
+      }
       const company = companies.get(i);
       if (company) for (const word of foldedWords(String(company))) names.add(word);
       for (const tag of tags.get(i)?.toArray() ?? []) for (const word of foldedWords(String(tag))) names.add(word);
     }
   }
-  const df: Record<string, number> = {};
-  for (const [token, n] of counts) if (n >= MIN_DF) df[token] = n;
-  const stats = { docs, df, names: [...names].sort() };
+  const df = atLeast(counts, MIN_DF);
+  const stats = { docs, df, names: [...names].sort(), pairs: atLeast(pairs, MIN_DF) };
   await file.write(JSON.stringify(stats));
   return stats;
 }
@@ -90,4 +102,12 @@ export function termStatsReader(file: SideFile): TermStatsReader {
       cached = { tag: undefined, stats };
     },
   };
+}
+
+// --- internal ---
+
+function atLeast(counts: Map<string, number>, min: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [key, n] of counts) if (n >= min) out[key] = n;
+  return out;
 }
