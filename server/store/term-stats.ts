@@ -16,6 +16,12 @@ export interface TermStats {
   names?: string[];
   /** How many postings use each word in their title (words of at least MIN_DF titles; absent in files of older loads). */
   titleDf?: Record<string, number>;
+  /**
+   * Adjacent words of titles ("front end", "data scienc") → the postings whose title has them side by
+   * side: whether two words are a phrase of the data, for spelling's split and joined words (absent in
+   * files of older loads).
+   */
+  pairs?: Record<string, number>;
 }
 
 /** Inverse document frequency of a folded token: high for rare words, never below 0.1. */
@@ -49,6 +55,7 @@ const TITLE_SHARE_OF_JOB_WORDS = 0.1;
 export async function writeTermStats(table: lancedb.Table, file: SideFile): Promise<TermStats> {
   const counts = new Map<string, number>();
   const titleCounts = new Map<string, number>();
+  const pairs = new Map<string, number>();
   const names = new Set<string>();
   let docs = 0;
   for await (const batch of table.query().select(["rank_terms", "company_name", "tag_keys"])) {
@@ -60,13 +67,17 @@ export async function writeTermStats(table: lancedb.Table, file: SideFile): Prom
       const terms = splitRankTerms(String(column.get(i)));
       for (const token of terms.text) counts.set(token, (counts.get(token) ?? 0) + 1);
       for (const token of terms.title) titleCounts.set(token, (titleCounts.get(token) ?? 0) + 1);
+      // The title's words are stored in their order (a repeated word at its first place): neighbours there are neighbours in the title.
+      for (let t = 1; t < terms.title.length; t++) {
+        const pair = `${terms.title[t - 1]} ${terms.title[t]}`;
+        pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
+      }
       const company = companies.get(i);
       if (company) for (const word of foldedWords(String(company))) names.add(word);
       for (const tag of tags.get(i)?.toArray() ?? []) for (const word of foldedWords(String(tag))) names.add(word);
     }
   }
-  const frequent = (map: Map<string, number>) => Object.fromEntries([...map].filter(([, n]) => n >= MIN_DF));
-  const stats = { docs, df: frequent(counts), names: [...names].sort(), titleDf: frequent(titleCounts) };
+  const stats = { docs, df: atLeast(counts, MIN_DF), names: [...names].sort(), titleDf: atLeast(titleCounts, MIN_DF), pairs: atLeast(pairs, MIN_DF) };
   await file.write(JSON.stringify(stats));
   return stats;
 }
@@ -110,4 +121,12 @@ export function termStatsReader(file: SideFile): TermStatsReader {
       cached = { tag: undefined, stats };
     },
   };
+}
+
+// --- internal ---
+
+function atLeast(counts: Map<string, number>, min: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [key, n] of counts) if (n >= min) out[key] = n;
+  return out;
 }

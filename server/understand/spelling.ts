@@ -1,17 +1,18 @@
-import { SymSpell } from "mnemonist";
 import type { TermStats } from "../store/term-stats.ts";
-import { contentKeys } from "../text/query-tokens.ts";
 import { fold } from "../text/fold.ts";
-import { CORRECTABLE_WORD, isVocabularyWord } from "../text/words.ts";
+import { joinedForm, splitForm, splitWithSlip } from "./compounds.ts";
+import { typingDistance } from "./typing-distance.ts";
+import { MIN_DOCS_OF_CORRECTION, mostDocs, vocabularyOf, type Vocabulary } from "./vocabulary.ts";
 
 /*
- * Typo tolerance from the corpus's own vocabulary. A query word with little evidence in the postings
- * (in at most a few of them) is replaced by a word within a small edit distance that the postings use
- * far more often: "javasript" → "javascript", "develoer" → "developer", "elasticsaerch" →
- * "elasticsearch". Candidates come from a SymSpell index (mnemonist) of the words of the term
- * statistics; each is then costed by a keyboard-aware Damerau distance (a slip onto a neighbouring key
- * or a swap of two letters costs less than any other change). A word that names a company or a tag of
- * the data, or a word of the knowledge base, is never corrected, however rare.
+ * Typo tolerance from the corpus's own vocabulary, by evidence: a query word is replaced by a word
+ * the postings use far more often (EVIDENCE_RATIO times, however often the typed word itself occurs)
+ * within a small keyboard-aware distance: "javasript" → "javascript", "developper" (11 postings) →
+ * "developer" (10,502). Words typed apart that the postings write as one are joined ("type script"),
+ * and a word run together is cut into the words the postings use ("datascience"): compounds.ts.
+ * Candidates come from a SymSpell index of the term statistics (vocabulary.ts), costed by
+ * typing-distance.ts. A word that names a company or a tag of the data, a word of the knowledge base,
+ * and a short word or one typed in capitals that postings use (an acronym) is never corrected.
  */
 
 export interface Correction {
@@ -28,68 +29,75 @@ export interface Correction {
 export function correctSpelling(query: string, stats: TermStats | undefined, known: ReadonlySet<string>): Correction {
   if (!stats || stats.docs === 0) return { text: query, changes: [] };
   const changes: Correction["changes"] = [];
-  const text = query.replace(CORRECTABLE_WORD, (word) => {
-    const lower = word.toLowerCase();
-    const folded = fold(lower);
-    if (folded.length < MIN_LENGTH) return word;
-    const seen = stats.df[folded] ?? 0;
-    // A three-letter word is often an acronym: corrected only when no posting has it.
-    if (seen > (folded.length === 3 ? 0 : MAX_DOCS_OF_TYPO)) return word;
-    // Only now, for a word the postings barely use, the vocabulary (built once per statistics, ~0.3 s).
-    const vocabulary = vocabularyOf(stats, known);
-    if (vocabulary.written.has(folded) || vocabulary.protected.has(folded)) return word;
-    const best = bestCandidate(folded, seen, vocabulary);
-    if (best === undefined) return word;
-    const corrected = surface(lower, folded, best, vocabulary.written.get(best) ?? best);
-    changes.push({ from: word, to: corrected });
-    return /^\p{Lu}/u.test(word) ? corrected[0]!.toUpperCase() + corrected.slice(1) : corrected;
-  });
-  return { text, changes };
+  const words = [...query.matchAll(WORD)];
+  let text = "";
+  let at = 0;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    const next = words[i + 1];
+    let from = word[0];
+    let to: string | undefined;
+    if (next && /^\s+$/.test(query.slice(word.index + from.length, next.index))) {
+      to = joinedForm(from.toLowerCase(), next[0].toLowerCase(), stats);
+      if (to !== undefined) {
+        from = query.slice(word.index, next.index + next[0].length);
+        i++;
+      }
+    }
+    to ??= correctWord(from, stats, known);
+    if (to === undefined) continue;
+    changes.push({ from, to });
+    text += query.slice(at, word.index) + (/^\p{Lu}/u.test(from) ? to[0]!.toUpperCase() + to.slice(1) : to);
+    at = word.index + from.length;
+  }
+  return changes.length === 0 ? { text: query, changes } : { text: text + query.slice(at), changes };
 }
 
 // --- internal ---
 
+/** Words spelling reads: ASCII letters, not part of a token such as c++, node.js or a word with digits. */
+const WORD = /(?<![\p{L}\p{N}])[a-zA-Z]{2,}(?![\p{L}\p{N}+#.])/gu;
 /** Shorter words have too many neighbours to correct safely. */
 const MIN_LENGTH = 3;
-/** A word in more postings than this is a word of the data, not a typo. */
-const MAX_DOCS_OF_TYPO = 5;
-/** A correction must be in at least this many postings (the vocabulary is these words), and this many times more than the word typed. */
-const MIN_DOCS_OF_CORRECTION = 20;
+/** A correction is used by this many times more postings than the word typed ... */
 const EVIDENCE_RATIO = 30;
+/** ... and a word more than MAX_DOCS_OF_TYPO postings use, by this many times more: in postings, "developper" is 1 in ~950 "developer", "manger" 1 in ~1,300 "manager"; "four" is 1 in 100 "for". */
+const MAX_DOCS_OF_TYPO = 5;
+const USED_WORD_RATIO = 450;
+const MIN_LENGTH_OF_USED_TYPO = 6;
+/** Any one edit (a substitution off the neighbouring keys costs 1.5). */
+const ONE_EDIT = 1.5;
 
-interface Vocabulary {
-  index: SymSpell;
-  /** Postings holding each candidate word (for a knowledge-base word, those holding the word it is searched as). */
-  docs: Map<string, number>;
-  /** Knowledge-base words by their folded form, as written ("softwar" → "software"). */
-  written: Map<string, string>;
-  /** Folded words of company names and tags: never corrected. */
-  protected: Set<string>;
+/** The word's correction (one word, or the words it was run together from), or undefined to keep it. */
+function correctWord(word: string, stats: TermStats, known: ReadonlySet<string>): string | undefined {
+  const lower = word.toLowerCase();
+  const folded = fold(lower);
+  if (folded.length < MIN_LENGTH) return undefined;
+  const seen = stats.df[folded] ?? 0;
+  // An acronym (three letters, or typed in capitals) that postings use is theirs, not a typo.
+  if (seen > 0 && (folded.length === 3 || /^\p{Lu}{2,}$/u.test(word))) return undefined;
+  // No word is used by enough postings to correct a word this common (and the index is not needed).
+  if (needed(seen) > mostDocs(stats)) return undefined;
+  // Only now the vocabulary (built once per statistics, ~0.3 s).
+  const vocabulary = vocabularyOf(stats, known);
+  if (vocabulary.written.has(folded) || vocabulary.protected.has(folded)) return undefined;
+  const corrected = (typed: string, limit: number) => {
+    const base = fold(typed);
+    const best = bestCandidate(base, stats.df[base] ?? 0, vocabulary, limit);
+    return best && { word: surface(typed, base, best.term, vocabulary.written.get(best.term) ?? best.term), cost: best.cost };
+  };
+  // One slip is likelier than two words run together ("developper", not "develop per"), which is
+  // likelier than two slips ("graphicsprogrammer" is two words, though two edits from no word).
+  const pieces = () => splitForm(lower, seen, stats)?.join(" ");
+  // A word some postings use is a slip only if one edit of a long word ("developper", not "hash" or "powder").
+  if (seen > MAX_DOCS_OF_TYPO) return (folded.length >= MIN_LENGTH_OF_USED_TYPO ? corrected(lower, ONE_EDIT)?.word : undefined) ?? pieces();
+  const slipped = () => (seen > 0 ? undefined : splitWithSlip(lower, stats, (piece) => corrected(piece, budget(piece.length)))?.join(" "));
+  return corrected(lower, 1)?.word ?? pieces() ?? corrected(lower, budget(folded.length))?.word ?? slipped();
 }
 
-const VOCABULARIES = new WeakMap<TermStats, Vocabulary>();
-
-/** Built once per term statistics (~0.3 s for 30k postings; a load writes new statistics). */
-function vocabularyOf(stats: TermStats, known: ReadonlySet<string>): Vocabulary {
-  let vocabulary = VOCABULARIES.get(stats);
-  if (vocabulary) return vocabulary;
-  const index = new SymSpell({ maxDistance: 2, verbosity: 2 });
-  const docs = new Map<string, number>();
-  for (const [word, n] of Object.entries(stats.df)) {
-    if (n >= MIN_DOCS_OF_CORRECTION && isVocabularyWord(word)) docs.set(word, n);
-  }
-  const written = new Map<string, string>();
-  for (const word of known) {
-    const folded = fold(word);
-    if (!isVocabularyWord(folded) || written.has(folded)) continue;
-    written.set(folded, word);
-    const searchedAs = contentKeys(word, true)[0];
-    docs.set(folded, Math.max(docs.get(folded) ?? 0, (searchedAs && stats.df[searchedAs]) || 0));
-  }
-  for (const word of docs.keys()) index.add(word);
-  vocabulary = { index, docs, written, protected: new Set(stats.names ?? []) };
-  VOCABULARIES.set(stats, vocabulary);
-  return vocabulary;
+/** Postings a correction must be in: EVIDENCE_RATIO times the word typed, and USED_WORD_RATIO times a word more than a few postings use. */
+function needed(seen: number): number {
+  return Math.max(MIN_DOCS_OF_CORRECTION, seen <= MAX_DOCS_OF_TYPO ? EVIDENCE_RATIO * (seen + 1) : USED_WORD_RATIO * seen);
 }
 
 /** How far a word of this length may be from its correction: one slip up to five letters, two from six. */
@@ -97,58 +105,31 @@ function budget(length: number): number {
   return length <= 5 ? 1 : 2;
 }
 
-function bestCandidate(word: string, seen: number, vocabulary: Vocabulary): string | undefined {
-  const limit = budget(word.length);
-  let best: { term: string; cost: number; docs: number } | undefined;
+function bestCandidate(word: string, seen: number, vocabulary: Vocabulary, limit: number): { term: string; cost: number } | undefined {
+  let best: { term: string; cost: number; docs: number; known: boolean } | undefined;
   for (const { term } of vocabulary.index.search(word)) {
     if (term === word) continue;
     const docs = vocabulary.docs.get(term) ?? 0;
-    if (docs < MIN_DOCS_OF_CORRECTION || docs < EVIDENCE_RATIO * (seen + 1)) continue;
+    if (docs < needed(seen)) continue;
+    // People rarely mistype a word's first letter ("gone" is not "one", "rational" not "national").
+    if (term[0] !== word[0]) continue;
     const cost = typingDistance(word, term);
     if (cost > limit) continue;
-    if (!best || cost < best.cost || (cost === best.cost && docs > best.docs)) best = { term, cost, docs };
+    // Of equal cost, a word of the knowledge base (the words of jobs: "scala" over "scal" for "scalq"), then the commoner.
+    const known = vocabulary.written.has(term);
+    if (!best || cost < best.cost || (cost === best.cost && (known > best.known || (known === best.known && docs > best.docs)))) {
+      best = { term, cost, docs, known };
+    }
   }
-  return best?.term;
+  return best;
 }
 
 /**
  * The correction as the person would write it: the corrected word with the ending folding took off
  * the typed word ("develoers" folds to "develoer", corrected to "developer", written "developers"),
- * when that ending still folds to the correction.
+ * when that ending still folds to the correction (a lone "e" is a slip: "drivee" is not "drivene").
  */
 function surface(typed: string, folded: string, correction: string, written: string): string {
   const ending = typed.startsWith(folded) ? typed.slice(folded.length) : "";
-  return ending !== "" && fold(written + ending) === correction ? written + ending : written;
+  return ending !== "" && ending !== "e" && fold(written + ending) === correction ? written + ending : written;
 }
-
-/** Neighbouring keys on a QWERTY keyboard. */
-const NEIGHBOURS: Record<string, string> = {
-  q: "wa", w: "qesa", e: "wrds", r: "etfd", t: "ryfg", y: "tugh", u: "yihj", i: "uojk", o: "ipkl", p: "ol",
-  a: "qwsz", s: "awedxz", d: "serfcx", f: "drtgvc", g: "ftyhbv", h: "gyujnb", j: "huikmn", k: "jiolm", l: "kop",
-  z: "asx", x: "zsdc", c: "xdfv", v: "cfgb", b: "vghn", n: "bhjm", m: "njk",
-};
-
-/**
- * Optimal-string-alignment distance where dropping, doubling or inserting a letter, swapping two
- * neighbours and hitting a neighbouring key cost 1, and any other substitution 1.5.
- */
-function typingDistance(a: string, b: string): number {
-  const rows = a.length + 1;
-  const cols = b.length + 1;
-  const d: number[] = new Array(rows * cols).fill(0);
-  for (let i = 0; i < rows; i++) d[i * cols] = i;
-  for (let j = 0; j < cols; j++) d[j] = j;
-  for (let i = 1; i < rows; i++) {
-    for (let j = 1; j < cols; j++) {
-      const x = a[i - 1]!;
-      const y = b[j - 1]!;
-      const substitution = x === y ? 0 : NEIGHBOURS[x]?.includes(y) || (VOWELS.has(x) && VOWELS.has(y)) ? 1 : 1.5;
-      let cost = Math.min(d[(i - 1) * cols + j]! + 1, d[i * cols + j - 1]! + 1, d[(i - 1) * cols + j - 1]! + substitution);
-      if (i > 1 && j > 1 && x === b[j - 2] && a[i - 2] === y) cost = Math.min(cost, d[(i - 2) * cols + j - 2]! + 1);
-      d[i * cols + j] = cost;
-    }
-  }
-  return d[rows * cols - 1]!;
-}
-
-const VOWELS = new Set("aeiou");

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readRecords } from "../../../server/ingest/read.ts";
+import type { TermStats } from "../../../server/store/term-stats.ts";
+import { understandQuery } from "../../../server/understand/understand.ts";
+import { SHARED_DATA, startTestServer, type TestServer } from "../../support/helpers.ts";
+
+/**
+ * Spelling by evidence on real term statistics: every 4th posting of the shared data (~7,400), plus a
+ * few postings that use a misspelling and a rare real word more often than a typo would be.
+ */
+let t: TestServer;
+let stats: TermStats;
+
+beforeAll(async () => {
+  const all = await readRecords(SHARED_DATA);
+  const picked = all.filter((_, i) => i % 4 === 0).map((record) => record.value as Record<string, any>);
+  const base = picked[0]!;
+  const extra = Array.from({ length: 8 }, (_, i) => ({
+    ...base,
+    id: `extra-${i}`,
+    job_url: `https://jobs.example.com/extra-${i}`,
+    job_title: i < 6 ? "Senior Engineeer" : "Powder Coating Technician",
+    company_name: i === 0 ? "Enginar Labs" : `Extra ${i}`,
+    job_description: i < 6 ? "An engineeer for our platform team." : "Powder coating of metal parts; powder handling.",
+  }));
+  const powder = extra.slice(6).map((p, i) => ({ ...p, id: `powder-${i}`, job_url: `https://jobs.example.com/powder-${i}` }));
+  t = await startTestServer({ records: [...picked, ...extra, ...powder, ...powder.map((p) => ({ ...p, id: `${p.id}b`, job_url: `${p.job_url}b` }))] });
+  stats = t.server.store.termStats()!;
+}, 300_000);
+afterAll(() => t.stop());
+
+const understand = (q: string) => understandQuery(q, {}, { facets: { cityCounts: [], located: new Set() }, stats, now: new Date() });
+
+describe("spelling by evidence", () => {
+  test("a misspelling some postings use is corrected when the right word is used far more", () => {
+    expect(stats.df.engineeer).toBeGreaterThan(5);
+    const u = understand("engineeer");
+    expect(u.corrected).toBe("engineer");
+    expect(u.hints).toEqual(['searched for "engineer" instead of "engineeer"']);
+  });
+
+  test("a real word some postings use stays, though a similar word is commoner", () => {
+    expect(stats.df.powder).toBeGreaterThan(5);
+    expect(understand("powder coating").corrected).toBeNull();
+  });
+
+  test("words typed apart that the postings write as one are joined; a pair titles use stays apart", () => {
+    const u = understand("type script developer");
+    expect(u.corrected).toBe("typescript developer");
+    expect(u.hints).toEqual(['searched for "typescript" instead of "type script"']);
+    expect(understand("front end developer").corrected).toBeNull();
+  });
+
+  test.each([
+    ["graphicsprogrammer", "graphics programmer"],
+    ["projectmanager jobs", "project manager jobs"],
+  ])("a word run together is searched as its words: %p → %p", (q, corrected) => {
+    const u = understand(q);
+    expect(u.corrected).toBe(corrected);
+    expect(u.hints[0]).toBe(`searched for "${corrected.replace(/ jobs$/, "")}" instead of "${q.split(" ")[0]}"`);
+  });
+
+  test("company names, knowledge-base words and acronyms the postings use are never changed", () => {
+    expect(understand("enginar").corrected).toBeNull();
+    expect(understand("scala developer").corrected).toBeNull();
+    expect(understand("SRE").corrected).toBeNull();
+    expect(understand("senior developer with kubernetes").corrected).toBeNull();
+  });
+});
