@@ -96,12 +96,14 @@ export function createReader(
       if (facetCache?.version === version) return facetCache.facets;
       // Tables loaded before cities were located have no lat column: every city counts as placed there.
       const hasLat = (await table.schema()).fields.some((field) => field.name === "lat");
-      const rows = await table.query().select(["city", "country", "data_source", ...(hasLat ? ["lat"] : [])]).toArray();
+      const rows = await table.query().select(["city", "country", "data_source", "company_name", ...(hasLat ? ["lat"] : [])]).toArray();
       const located = new Set<string>();
       const byCity = new Map<string, { postings: number; countries: Map<string, number> }>();
+      const byCompany = new Map<string, number>();
       const sources = new Set<string>();
       for (const row of rows) {
         sources.add(row.data_source);
+        if (row.company_name) byCompany.set(row.company_name, (byCompany.get(row.company_name) ?? 0) + 1);
         if (!row.city) continue;
         if (!hasLat || (row.lat !== null && row.lat !== undefined)) located.add(row.city);
         const entry = byCity.get(row.city) ?? { postings: 0, countries: new Map<string, number>() };
@@ -115,7 +117,8 @@ export function createReader(
         postings,
       }));
       cityCounts.sort((a, b) => b.postings - a.postings || (a.city < b.city ? -1 : 1));
-      const facets = { cities: [...byCity.keys()].sort(), cityCounts, sources: [...sources].sort(), located };
+      const companies = [...byCompany].map(([name, postings]) => ({ name, postings })).sort((a, b) => b.postings - a.postings || (a.name < b.name ? -1 : 1));
+      const facets = { cities: [...byCity.keys()].sort(), cityCounts, sources: [...sources].sort(), located, companies };
       facetCache = { version, facets };
       return facets;
     },

@@ -80,6 +80,8 @@ export interface Facets {
   /** Cities the gazetteer placed at load (their postings have coordinates): real places, not other text in the city field. */
   located: Set<string>;
   sources: string[];
+  /** Postings per company name, most first (ties by name). */
+  companies: Array<{ name: string; postings: number }>;
 }
 
 export interface VectorIndexState {

@@ -33,6 +33,7 @@ const RULES: Array<{ pattern: RegExp; filters: Record<string, unknown> }> = [
   { pattern: new RegExp(String.raw`\b(?:senior|sr\.?)(?=\s|$)${JOB_NOUN}`, "gi"), filters: { seniority: ["senior"] } },
   { pattern: /\b(?:junior|jr\.?|entry[- ]level|new\s+grads?|graduate)(?=\s|$)(?!\s+(?:school|student|research|teaching|assistant)\b)/gi, filters: { seniority: ["junior"] } },
   { pattern: /\b(?:mid[- ]level|mid[- ]senior|intermediate)\b/gi, filters: { seniority: ["mid"] } },
+  { pattern: new RegExp(String.raw`\b(?:(?:tech(?:nical)?\s+)?lead|principal|staff(?=\s+(?:software|engineers?|developers?|data|scientists?|designers?|architects?|sre|ml|machine|backend|frontend|product)\b))(?=\s|$)(?!\s+(?:generation|gen|generator|qualification|poisoning|paint|time|investigator)\b)${JOB_NOUN}`, "gi"), filters: { seniority: ["lead"] } },
   { pattern: /\b(?:internships?|interns?|co-?op)\b/gi, filters: { employment_type: ["INTERN"] } },
   { pattern: /\b(?:part[- ]time|part[- ]timer?s?)\b/gi, filters: { employment_type: ["PART_TIME"] } },
   { pattern: /\b(?:full[- ]time)\b/gi, filters: { employment_type: ["FULL_TIME"] } },

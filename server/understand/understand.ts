@@ -7,7 +7,9 @@ import { fold, foldedWords, hasCjk } from "../text/fold.ts";
 import { queryTokens } from "../text/query-tokens.ts";
 import { writtenWords } from "../text/words.ts";
 import { findConditions } from "./conditions.ts";
+import { findCompanies, type DataCompanies } from "./company.ts";
 import { findDates } from "./dates.ts";
+import { preferences } from "./preferences.ts";
 import { findSalary } from "./salary.ts";
 import { withoutOverlaps, type Finding } from "./finding.ts";
 import { analyzeQuery, type Occupations } from "./occupations.ts";
@@ -15,7 +17,7 @@ import { correctSpelling } from "./spelling.ts";
 
 /*
  * What a person typed, understood in one pass: misspellings corrected, then the conditions stated in
- * words (places, remote, visa, seniority, employment type, time, pay) read as filters, then what the words
+ * words (places, remote, visa, seniority, employment type, time, pay, company) read as filters, then what the words
  * left to search say of the job (occupations of the knowledge base, expansions: occupations.ts).
  * Explicit filters always win: a condition whose filter the request sets is not applied (a hint
  * says so). Pure and synchronous; the caller supplies the data's places and term statistics and the clock.
@@ -43,7 +45,7 @@ export interface Understanding extends Occupations {
 }
 
 export interface UnderstandContext {
-  facets: DataPlaces;
+  facets: DataPlaces & DataCompanies;
   stats: TermStats | undefined;
   now: Date;
 }
@@ -76,12 +78,18 @@ function readConditions(query: string, explicit: SearchFilters, context: Underst
     ...findConditions(text),
     ...findSalary(text),
     ...findPlaces(text, placeIndex(context.facets), docs, (word) => JOB_WORDS.has(fold(word))),
+    ...findCompanies(text, context.facets, docs, isOrdinaryWord),
   ]).filter((f) => f.confident);
 
   const filters: Record<string, unknown> = {};
   const hints: string[] = [];
   const removed: Finding[] = [];
+  const wishes = preferences(text, findings);
   for (const finding of findings) {
+    if (wishes.has(finding)) {
+      hints.push(`"${finding.phrase}" is a preference: it ranks the results, it does not filter them`);
+      continue;
+    }
     const names = Object.keys(finding.filters);
     const overridden = names.map((name) => explicitlySet(name, explicit)).find((name) => name !== undefined);
     if (overridden !== undefined) {
@@ -89,12 +97,15 @@ function readConditions(query: string, explicit: SearchFilters, context: Underst
       removed.push(finding);
       continue;
     }
-    const clash = names.find((name) => name in filters && JSON.stringify(filters[name]) !== JSON.stringify(finding.filters[name]));
+    // Two values of a filter that takes several ("senior or staff", "part-time or contract") are alternatives: either will do.
+    const clash = names.find((name) => name in filters && !Array.isArray(filters[name]) && JSON.stringify(filters[name]) !== JSON.stringify(finding.filters[name]));
     if (clash !== undefined) {
       hints.push(`"${finding.phrase}" was not applied: the query already states ${clash}`);
       continue;
     }
-    Object.assign(filters, finding.filters);
+    for (const [name, value] of Object.entries(finding.filters)) {
+      filters[name] = Array.isArray(value) && Array.isArray(filters[name]) ? [...new Set([...(filters[name] as unknown[]), ...value])] : value;
+    }
     removed.push(finding);
   }
   const rest = withoutFindings(text, removed);
@@ -109,6 +120,11 @@ function readConditions(query: string, explicit: SearchFilters, context: Underst
       ...hints,
     ],
   };
+}
+
+/** A word of the job or of the talk around it ("data", "remote", "the", "hiring"): never a company's name alone. */
+function isOrdinaryWord(word: string): boolean {
+  return JOB_WORDS.has(fold(word)) || queryTokens(word).every((t) => t.kind === "stop" || t.kind === "filler");
 }
 
 /** True when none of the words left says anything of the job: each is a stop word or a word of job-search talk. */
@@ -184,5 +200,7 @@ function withoutFindings(text: string, findings: Finding[]): string {
     at = f.end;
   }
   out += text.slice(at);
-  return out.replace(/\s+([,;.])/g, "$1").replace(/(^|\s)[,;.-]+(?=\s|$)/g, " ").replace(/\s+/g, " ").trim();
+  const tidy = out.replace(/\s+([,;.])/g, "$1").replace(/(^|\s)[,;.-]+(?=\s|$)/g, " ").replace(/\s+/g, " ").trim();
+  // A connective or comma left at an edge by removed conditions ("senior or lead …" → "or …") goes too.
+  return tidy.replace(/^(?:(?:or|and)\b|[,;])\s*|\s*(?:\b(?:or|and)|[,;])$/gi, "");
 }

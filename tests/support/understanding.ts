@@ -24,6 +24,7 @@ export const FACETS: Facets = {
     { city: "北京", country: "CN", postings: 300 },
   ],
   located: new Set(["London", "Mobile", "Reading", "北京"]),
+  companies: [{ name: "Pythia", postings: 1 }, { name: "Acme", postings: 40 }],
 };
 export const STATS: TermStats = {
   docs: 10_000,

@@ -35,6 +35,57 @@ describe("pay in words", () => {
   });
 });
 
+describe("wishes and alternatives", () => {
+  test.each([
+    ["python developer, ideally remote", "remote", "remote"],
+    ["senior java developer, London preferred", "London", "city"],
+    ["open to part-time work, barista", "part-time", "employment_type"],
+  ])("%p: the wish is not a filter, its words stay searched, a hint says so", (q, phrase, filter) => {
+    const u = understand(q);
+    expect(u.filters[filter]).toBeUndefined();
+    expect(u.text).toContain(phrase);
+    expect(u.hints).toContain(`"${phrase}" is a preference: it ranks the results, it does not filter them`);
+  });
+
+  test("a requirement beside a wish still filters", () => {
+    expect(understand("senior java developer in London, remote a plus").filters).toEqual({ seniority: ["senior"], city: "London" });
+  });
+
+  test.each([
+    ["senior or lead backend engineer", { seniority: ["senior", "lead"] }, "backend engineer"],
+    ["part-time or contract designer", { employment_type: ["PART_TIME", "CONTRACTOR"] }, "designer"],
+    ["junior or mid-level qa", { seniority: ["junior", "mid"] }, "qa"],
+  ])("%p: alternatives of a filter that takes several are all applied", (q, filters, text) => {
+    const u = understand(q);
+    expect(u.filters).toEqual(filters);
+    expect(u.text).toBe(text);
+  });
+
+  test("lead as a seniority, not in a job's name", () => {
+    expect(understand("lead developer").filters).toEqual({ seniority: ["lead"] });
+    expect(understand("lead generation specialist").filters).toEqual({});
+  });
+});
+
+describe("companies of the data", () => {
+  test.each([
+    ["jobs at Acme", { company: "Acme" }, "jobs"],
+    ["python developer at pythia", { company: "Pythia" }, "python developer"],
+    ["Pythia backend engineer", { company: "Pythia" }, "backend engineer"],
+  ])("%p", (q, filters, text) => {
+    const u = understand(q);
+    expect(u.filters).toEqual(filters);
+    expect(u.text).toBe(text);
+  });
+
+  test("a company name that is an everyday word of the postings is read only after at/for/with", () => {
+    // STATS: "acme" is in 900 postings, far more than Acme's 40.
+    expect(understand("Acme rockets").filters).toEqual({});
+    expect(understand("rockets at acme").filters).toEqual({});
+    expect(understand("designer at Acme", { company: "Other" }).hints).toEqual(['"at Acme" was not applied: the request sets company']);
+  });
+});
+
 describe("queries of conditions only", () => {
   test.each([["jobs in London", true], ["remote roles", true], ["internships", true], ["python jobs in London", false], ["London", true]])("%p: jobless %p", (q, jobless) => {
     expect(understand(q).jobless).toBe(jobless);

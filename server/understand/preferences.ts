@@ -1,0 +1,39 @@
+import type { Finding } from "./finding.ts";
+
+/*
+ * A condition stated as a wish ranks, it does not filter: "ideally remote", "preferably in Berlin",
+ * "open to contract work", "senior a plus", "remote preferred". Such a condition is not applied; its
+ * words stay among the words searched, so postings that say it rank higher, and a hint says so.
+ * A wish reaches from its word to the end of the clause ("ideally …", up to a comma, ".", ";", "!",
+ * "?" or "but"); a wish said after ("… preferred", "… a plus", "… is a bonus") reaches back to the
+ * clause's start. A condition that starts inside that reach is the wish.
+ */
+
+/** The findings that are wishes rather than requirements. */
+export function preferences(text: string, findings: Finding[]): Set<Finding> {
+  const scopes: Array<[number, number]> = [];
+  for (const match of text.matchAll(BEFORE)) scopes.push([match.index, clauseEnd(text, match.index + match[0].length)]);
+  for (const match of text.matchAll(AFTER)) scopes.push([clauseStart(text, match.index), match.index + match[0].length]);
+  return new Set(findings.filter((f) => scopes.some(([start, end]) => f.start >= start && f.start < end)));
+}
+
+// --- internal ---
+
+/** Words that make what follows them a wish. */
+const BEFORE = /\b(?:ideally|preferably|prefer(?:s|ring)?|if\s+possible|nice\s+to\s+have|bonus\s+(?:points\s+)?if|open\s+to|happy\s+with|ok\s+with|fine\s+with|optionally|not\s+required|doesn'?t\s+have\s+to\s+be|does\s+not\s+have\s+to\s+be)\b/gi;
+/** Words that make what precedes them (in the clause) a wish. */
+const AFTER = /\b(?:preferred|(?:is\s+|would\s+be\s+)?a\s+(?:plus|bonus)|(?:is\s+)?nice\s+to\s+have|if\s+possible|optional|welcome)\b/gi;
+
+const BOUNDARY = /[.;!?,]|\bbut\b/g;
+
+function clauseEnd(text: string, from: number): number {
+  BOUNDARY.lastIndex = from;
+  const next = BOUNDARY.exec(text);
+  return next ? next.index : text.length;
+}
+
+function clauseStart(text: string, before: number): number {
+  let start = 0;
+  for (const match of text.slice(0, before).matchAll(BOUNDARY)) start = match.index + match[0].length;
+  return start;
+}
