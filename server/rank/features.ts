@@ -1,4 +1,4 @@
-import { cjkBigrams, foldedWords } from "../text/fold.ts";
+import { cjkBigrams, foldedWords, hasCjk } from "../text/fold.ts";
 import type { RowTerms } from "../text/rank-terms.ts";
 
 /*
@@ -14,7 +14,10 @@ export interface RankingQuery {
   /** Each token's weight (its IDF), so a rare word counts more than a common one. */
   weights: number[];
   expansions: Array<{ tokens: string[]; weight: number }>;
+  /** The CJK pairs ranking looks for. */
   cjk: string[];
+  /** The query is written (partly) in a CJK script, so a posting without CJK text is in another language. */
+  cjkScript: boolean;
 }
 
 /** Per-candidate evidence, each in [0, 1] except cosine in [-1, 1]. */
@@ -33,6 +36,7 @@ export interface Features {
   titleCoverage: number;
   /** Share of the query's words in title and the start of the description. */
   textCoverage: number;
+
   /** Weight of the best knowledge-base title or skill found whole in the title. */
   expansionTitle: number;
   /** The same, found in title or the start of the description. */
@@ -76,13 +80,15 @@ export function rankingQuery(
   expansions: Array<{ text: string; weight: number }>,
   query: string,
   weigh: (token: string) => number,
+  cjkText = query,
 ): RankingQuery {
   const tokens = [...new Set(terms.flatMap(foldedWords))];
   return {
     tokens,
     weights: tokens.map(weigh),
     expansions: expansions.map(({ text, weight }) => ({ tokens: foldedWords(text), weight })).filter((e) => e.tokens.length > 0),
-    cjk: [...new Set(cjkBigrams(query))],
+    cjk: [...new Set(cjkBigrams(cjkText))],
+    cjkScript: hasCjk(query),
   };
 }
 
@@ -103,11 +109,8 @@ export function features(query: RankingQuery, terms: RowTerms, evidence: Retriev
   };
   let cjkCoverage = 0;
   let cjkMismatch = 0;
-  if (query.cjk.length > 0) {
-    const pairs = terms.cjk;
-    cjkCoverage = query.cjk.filter((pair) => pairs.has(pair)).length / query.cjk.length;
-    cjkMismatch = pairs.size === 0 ? 1 : 0;
-  }
+  if (query.cjk.length > 0) cjkCoverage = query.cjk.filter((pair) => terms.cjk.has(pair)).length / query.cjk.length;
+  if (query.cjkScript) cjkMismatch = terms.cjk.size === 0 ? 1 : 0;
   const titleCoverage = share(title);
   return {
     ...evidence,

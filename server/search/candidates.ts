@@ -1,5 +1,7 @@
 import type { SearchRequest } from "../../shared/search.ts";
 import { dot } from "../embedding/vector.ts";
+import { cjkBigrams, hasCjk } from "../text/fold.ts";
+import { withoutGenericCjk } from "../text/query-tokens.ts";
 import type { Embedder } from "../embedding/embedder.ts";
 import { rankingQuery } from "../rank/features.ts";
 import { keywordClauses, STRONG_EXPANSION_WEIGHT } from "../rank/keyword-query.ts";
@@ -44,7 +46,8 @@ export async function rankCandidates(deps: RetrievalDeps, request: SearchRequest
   const stats = deps.store.termStats();
   // A long request carries words around the job ("bored", "relocating"): there each word counts as much as it speaks of the job.
   const around = terms.length >= LONG_REQUEST_TERMS ? (token: string) => jobWordWeight(stats, token) : () => 1;
-  const query = rankingQuery(terms, expansions, request.query, (token) => idf(stats, token) * around(token));
+  const weigh = (token: string) => idf(stats, token) * around(token);
+  const query = request.similarTo ? rankingQuery(terms, expansions, request.query, weigh) : focusedQuery(terms, expansions, request.query, weigh);
   const depth = Math.max(request.similarTo ? SIMILAR_CANDIDATES : MIN_CANDIDATES, 2 * (request.offset + request.topK), minDepth);
   const steering = expansions.filter((e) => e.weight >= STRONG_EXPANSION_WEIGHT).map((e) => e.text);
   // No job to match: the postings nearest one fixed word, whatever the conditions were called, ranked newest first.
@@ -58,7 +61,7 @@ export async function rankCandidates(deps: RetrievalDeps, request: SearchRequest
     mode === "vector" || understanding.jobless
       ? []
       : deps.store.keyword(
-          keywordClauses({ text: keywordText, expansions: mode === "hybrid" ? expansions : [], cjk: query.cjk }),
+          keywordClauses({ text: keywordText, expansions: mode === "hybrid" ? expansions : [], cjk: [...new Set(cjkBigrams(request.query))] }),
           request.filters,
           depth,
           full,
@@ -75,4 +78,16 @@ export async function rankCandidates(deps: RetrievalDeps, request: SearchRequest
   });
   const similar = request.similarTo && { cjk: request.similarTo.cjk ?? false, head: titleHead(request.similarTo.title ?? request.query) };
   return scoreCandidates([...candidates.values()], query, mode, understanding, () => stopIfLate(deadline, "rank"), similar);
+}
+
+/**
+ * The ranking query of a search: in a query that says more than the Chinese words every Chinese
+ * posting has ("Rust 工程师", "安卓开发"), those words ("工程师", "开发") weigh nothing as words, and
+ * count as pairs only when nothing else Chinese is left.
+ */
+function focusedQuery(terms: string[], expansions: Understanding["expansions"], text: string, weigh: (token: string) => number) {
+  const focused = withoutGenericCjk(text);
+  const kept = terms.filter((term) => !hasCjk(term) || /[\p{L}\p{N}]/u.test(withoutGenericCjk(term)));
+  // Generic pairs still tell a Chinese posting from others when the rest is in Latin letters ("Node.js 开发").
+  return rankingQuery(kept.length > 0 ? kept : terms, expansions, text, weigh, hasCjk(focused) ? focused : text);
 }

@@ -1,5 +1,5 @@
 import { CJK_CLASS as CJK, fold, hasCjk } from "./fold.ts";
-import { ALIAS, COMPOUNDS, FILLER_WORDS, GO_AFTER, GO_BEFORE, IT_JOB_WORDS, STOP_WORDS } from "../knowledge/knowledge.ts";
+import { ALIAS, COMPOUNDS, FILLER_WORDS, GENERIC, GO_AFTER, GO_BEFORE, IT_JOB_WORDS, STOP_WORDS } from "../knowledge/knowledge.ts";
 
 /**
  * Query analysis tokens, shared by the occupation index and query understanding: a query word
@@ -59,6 +59,16 @@ export function keptTokens(tokens: Token[], titlePairs: Set<string>): Token[] {
       (after !== undefined && titlePairs.has(`${t.key} ${after.key}`))
     );
   });
+}
+
+/**
+ * The text without the Chinese words every Chinese posting has ("开发", "工程师", "高级": the knowledge
+ * base's GENERIC), each replaced by a space: what is left says which job.
+ */
+export function withoutGenericCjk(text: string): string {
+  let out = text;
+  for (const word of GENERIC) out = out.replaceAll(word, " ");
+  return out;
 }
 
 /** Lowercase, NFKC, no whitespace: the form Chinese titles are matched in, by substring. */

@@ -1,6 +1,6 @@
 import type { OccupationIndex } from "./occupation-index.ts";
 import { CJK_CLASS } from "../text/fold.ts";
-import { GENERIC } from "../knowledge/knowledge.ts";
+import { withoutGenericCjk } from "../text/query-tokens.ts";
 
 /**
  * Chinese titles by substring of the query's compact text; a title inside a longer matched title of another
@@ -20,7 +20,7 @@ export function matchChineseTitles(index: OccupationIndex, text: string): Map<nu
     );
     const matched = cjkCount(text.slice(span.start, span.end));
     if (inside || matched === 0) continue;
-    const rest = cjkCount(stripGeneric(text.slice(0, span.start)) + stripGeneric(text.slice(span.end)));
+    const rest = cjkCount(withoutGenericCjk(text.slice(0, span.start)) + withoutGenericCjk(text.slice(span.end)));
     const confidence = 0.5 + 0.5 * (matched / (matched + rest));
     out.set(span.occupation, Math.max(out.get(span.occupation) ?? 0, confidence));
   }
@@ -32,10 +32,4 @@ export function matchChineseTitles(index: OccupationIndex, text: string): Map<nu
 const CJK_CHARS = new RegExp(`[${CJK_CLASS}]`, "gu");
 function cjkCount(text: string): number {
   return text.match(CJK_CHARS)?.length ?? 0;
-}
-
-function stripGeneric(text: string): string {
-  let out = text;
-  for (const word of GENERIC) out = out.replaceAll(word, "");
-  return out;
 }

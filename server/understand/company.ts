@@ -62,7 +62,7 @@ const MAX_WORDS = 4;
 /** A one-word name said alone: the postings using the word are at most this many times the company's own. */
 const OWN_SHARE = 3;
 const LEAD = /^(?:at|for|with|join|joining)$/i;
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}&.'’-]*/gu;
+const WORD = /[\p{L}\p{N}](?:[\p{L}\p{N}&.'’-]*[\p{L}\p{N}])?/gu;
 
 /** A legal form after a company's name, as nameKey leaves it. */
 const LEGAL_SUFFIX = /[\s,]+(?:inc|incorporated|llc|ltd|limited|gmbh|corp|corporation|co|plc|ag|sa|bv|oy|ab)$/;

@@ -24,16 +24,18 @@ export function findConditions(text: string): Finding[] {
 
 /** Words after which "contract", "temporary", "senior" or "remote" name the job or its subject, not a condition. */
 const JOB_NOUN = String.raw`(?!\s+(?:manager|management|administrator|administration|attorney|lawyer|specialist|analyst|negotiator|officer|law|sensing|monitoring|control|pilot|support\s+technician|care|living|citizens?|services?)\b)`;
+/** What may follow a seniority word: a space, punctuation, or the end. */
+const AFTER_WORD = String.raw`[\s,.;:!?)]|$`;
 const NOT_AFTER = String.raw`(?<!\bsmart\s)(?<!\bgovernment\s)(?<!\bsocial\s)`;
 
 const RULES: Array<{ pattern: RegExp; filters: Record<string, unknown> }> = [
   { pattern: new RegExp(String.raw`\b(?:fully\s+|100%\s+)?(?:remote(?:ly)?(?:[- ](?:first|friendly|only|ok))?|work(?:ing)?\s+from\s+home|wfh|telecommut\w*|home[- ]based)\b${JOB_NOUN}`, "gi"), filters: { remote: true } },
   { pattern: /\b(?:on[- ]?site|in[- ]office|in[- ]person|not\s+remote|no\s+remote)\b/gi, filters: { remote: false } },
   { pattern: /\b(?:(?:with\s+|offers?\s+|offering\s+)?visa\s+sponsor(?:ship|ed|ing)?|sponsors?\s+(?:a\s+|work\s+)?visas?|visa[- ]sponsorship|h-?1b(?:\s+(?:visa|sponsorship|transfer))?)\b/gi, filters: { tags: ["visa-sponsorship"] } },
-  { pattern: new RegExp(String.raw`\b(?:senior|sr\.?)(?=\s|$)${JOB_NOUN}`, "gi"), filters: { seniority: ["senior"] } },
-  { pattern: /\b(?:junior|jr\.?|entry[- ]level|new\s+grads?|graduate)(?=\s|$)(?!\s+(?:school|student|research|teaching|assistant)\b)/gi, filters: { seniority: ["junior"] } },
+  { pattern: new RegExp(String.raw`\b(?:senior|sr\.?)(?:[- ]level)?(?=${AFTER_WORD})${JOB_NOUN}`, "gi"), filters: { seniority: ["senior"] } },
+  { pattern: new RegExp(String.raw`\b(?:junior|jr\.?|entry[- ]level|new\s+grads?|graduate)(?:[- ]level)?(?=${AFTER_WORD})(?!\s+(?:school|student|research|teaching|assistant)\b)`, "gi"), filters: { seniority: ["junior"] } },
   { pattern: /\b(?:mid[- ]level|mid[- ]senior|intermediate)\b/gi, filters: { seniority: ["mid"] } },
-  { pattern: new RegExp(String.raw`\b(?:(?:tech(?:nical)?\s+)?lead|principal|staff(?=\s+(?:software|engineers?|developers?|data|scientists?|designers?|architects?|sre|ml|machine|backend|frontend|product)\b))(?=\s|$)(?!\s+(?:generation|gen|generator|qualification|poisoning|paint|time|investigator)\b)${JOB_NOUN}`, "gi"), filters: { seniority: ["lead"] } },
+  { pattern: new RegExp(String.raw`\b(?:(?:tech(?:nical)?\s+)?lead|principal|staff(?=\s+(?:software|engineers?|developers?|data|scientists?|designers?|architects?|sre|ml|machine|backend|frontend|product)\b))(?:[- ]level)?(?=${AFTER_WORD})(?!\s+(?:generation|gen|generator|qualification|poisoning|paint|time|investigator)\b)${JOB_NOUN}`, "gi"), filters: { seniority: ["lead"] } },
   { pattern: /\b(?:internships?|interns?|co-?op)\b/gi, filters: { employment_type: ["INTERN"] } },
   { pattern: /\b(?:part[- ]time|part[- ]timer?s?)\b/gi, filters: { employment_type: ["PART_TIME"] } },
   { pattern: /\b(?:full[- ]time)\b/gi, filters: { employment_type: ["FULL_TIME"] } },

@@ -9,7 +9,7 @@ import { writtenWords } from "../text/words.ts";
 import { findConditions } from "./conditions.ts";
 import { findCompanies, type DataCompanies } from "./company.ts";
 import { findDates } from "./dates.ts";
-import { preferences } from "./preferences.ts";
+import { negations, preferences } from "./scopes.ts";
 import { findSalary } from "./salary.ts";
 import { withoutOverlaps, type Finding } from "./finding.ts";
 import { analyzeQuery, type Occupations } from "./occupations.ts";
@@ -85,7 +85,13 @@ function readConditions(query: string, explicit: SearchFilters, context: Underst
   const hints: string[] = [];
   const removed: Finding[] = [];
   const wishes = preferences(text, findings);
+  const ruledOut = negations(text, findings);
   for (const finding of findings) {
+    if (ruledOut.has(finding)) {
+      hints.push(`"${finding.phrase}" was not applied: the query rules it out`);
+      removed.push(finding);
+      continue;
+    }
     if (wishes.has(finding)) {
       hints.push(`"${finding.phrase}" is a preference: it ranks the results, it does not filter them`);
       continue;
@@ -124,7 +130,7 @@ function readConditions(query: string, explicit: SearchFilters, context: Underst
 
 /** A word of the job or of the talk around it ("data", "remote", "the", "hiring"): never a company's name alone. */
 function isOrdinaryWord(word: string): boolean {
-  return JOB_WORDS.has(fold(word)) || queryTokens(word).every((t) => t.kind === "stop" || t.kind === "filler");
+  return JOB_WORDS.has(fold(word.toLowerCase())) || queryTokens(word).every((t) => t.kind === "stop" || t.kind === "filler");
 }
 
 /** True when none of the words left says anything of the job: each is a stop word or a word of job-search talk. */

@@ -47,6 +47,13 @@ describe("wishes and alternatives", () => {
     expect(u.hints).toContain(`"${phrase}" is a preference: it ranks the results, it does not filter them`);
   });
 
+  test("a condition ruled out is not applied, and a hint says so", () => {
+    const u = understand("full-time .NET developer, no contracts or part-time gigs");
+    expect(u.filters).toEqual({ employment_type: ["FULL_TIME"] });
+    expect(u.hints).toContain('"part-time" was not applied: the query rules it out');
+    expect(understand("not remote, java developer").filters).toEqual({ remote: false });
+  });
+
   test("a requirement beside a wish still filters", () => {
     expect(understand("senior java developer in London, remote a plus").filters).toEqual({ seniority: ["senior"], city: "London" });
   });

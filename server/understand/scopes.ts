@@ -1,12 +1,15 @@
 import type { Finding } from "./finding.ts";
 
 /*
- * A condition stated as a wish ranks, it does not filter: "ideally remote", "preferably in Berlin",
- * "open to contract work", "senior a plus", "remote preferred". Such a condition is not applied; its
- * words stay among the words searched, so postings that say it rank higher, and a hint says so.
- * A wish reaches from its word to the end of the clause ("ideally …", up to a comma, ".", ";", "!",
- * "?" or "but"); a wish said after ("… preferred", "… a plus", "… is a bonus") reaches back to the
- * clause's start. A condition that starts inside that reach is the wish.
+ * Conditions whose clause says they are not requirements.
+ * A wish ranks, it does not filter: "ideally remote", "preferably in Berlin", "open to contract
+ * work", "senior a plus", "remote preferred". Such a condition is not applied; its words stay among
+ * the words searched, so postings that say it rank higher, and a hint says so.
+ * A condition ruled out ("no contracts or part-time gigs", "not interested in internships") is not
+ * applied either: no filter says "not this", and applying it would give the opposite.
+ * A wish or a negation reaches from its word to the end of the clause (up to a comma, ".", ";",
+ * "!", "?" or "but"); a wish said after ("… preferred", "… a plus", "… is a bonus") reaches back to
+ * the clause's start. A condition that starts inside that reach is qualified by it.
  */
 
 /** The findings that are wishes rather than requirements. */
@@ -17,7 +20,17 @@ export function preferences(text: string, findings: Finding[]): Set<Finding> {
   return new Set(findings.filter((f) => scopes.some(([start, end]) => f.start >= start && f.start < end)));
 }
 
+/** The findings the query rules out; a finding that holds the negation itself ("not remote") is its own condition. */
+export function negations(text: string, findings: Finding[]): Set<Finding> {
+  const scopes: Array<[number, number]> = [];
+  for (const match of text.matchAll(NEGATION)) scopes.push([match.index + match[0].length, clauseEnd(text, match.index + match[0].length)]);
+  return new Set(findings.filter((f) => scopes.some(([start, end]) => f.start >= start && f.start < end)));
+}
+
 // --- internal ---
+
+/** Words that rule out what follows them in the clause. */
+const NEGATION = /\b(?:no|not|non|never|without|except|excluding|avoid|(?:do|does|did)\s*n[o']?t\s+want)\b/gi;
 
 /** Words that make what follows them a wish. */
 const BEFORE = /\b(?:ideally|preferably|prefer(?:s|ring)?|if\s+possible|nice\s+to\s+have|bonus\s+(?:points\s+)?if|open\s+to|happy\s+with|ok\s+with|fine\s+with|optionally|not\s+required|doesn'?t\s+have\s+to\s+be|does\s+not\s+have\s+to\s+be)\b/gi;
