@@ -24,6 +24,19 @@ export function locateCity(city: string | null | undefined, country?: string | n
   return best(candidates(city), (c) => !country || c.country === country);
 }
 
+/** The US state (two letters) of a posting's city in the US, as locateCity places it; undefined elsewhere or unknown. */
+export function usStateOfCity(city: string, country: string | null): string | undefined {
+  if (country !== "US") return undefined;
+  return candidates(city).find((c) => c.country === "US")?.adminCode;
+}
+
+/** Great-circle distance in km (spherical law of cosines, Earth radius 6,371 km, as `near` measures it). */
+export function distanceKm(a: Coordinates, b: Coordinates): number {
+  const radians = (degrees: number) => (degrees * Math.PI) / 180;
+  const cosine = Math.cos(radians(a.lat)) * Math.cos(radians(b.lat)) * Math.cos(radians(b.lon) - radians(a.lon)) + Math.sin(radians(a.lat)) * Math.sin(radians(b.lat));
+  return 6371.0 * Math.acos(Math.min(1.0, cosine));
+}
+
 /**
  * The coordinates of a place a person names: "Lyon", "Mountain View, CA" (a US state), "Cambridge, GB"
  * (a country code), or a Chinese city name; undefined when nothing by that name is known.

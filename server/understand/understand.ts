@@ -1,7 +1,7 @@
 import type { SearchFilters } from "../../shared/search.ts";
 import { OCCUPATIONS } from "../knowledge/knowledge.ts";
 import { MODIFIER_WORDS } from "../knowledge/knowledge.ts";
-import { findPlaces, placeIndex, type DataPlaces } from "../places/in-query.ts";
+import { findPlaces, placeIndex, placeWords, type DataPlaces } from "../places/in-query.ts";
 import type { TermStats } from "../store/term-stats.ts";
 import { fold, foldedWords, hasCjk } from "../text/fold.ts";
 import { writtenWords } from "../text/words.ts";
@@ -59,9 +59,9 @@ function asTyped(query: string): Conditions {
 }
 
 function readConditions(query: string, explicit: SearchFilters, context: UnderstandContext): Conditions {
-  // Chinese and other CJK text has no spaces to find words between; it is searched as typed.
-  if (hasCjk(query)) return asTyped(query);
-  const correction = correctSpelling(query, context.stats, WRITTEN_JOB_WORDS);
+  // Chinese and other CJK text has no spaces between its words: nothing in it is corrected, but the
+  // places it names (Chinese city names inside it too) and conditions in Latin words are read.
+  const correction = hasCjk(query) ? { text: query, changes: [] } : correctSpelling(query, context.stats, KNOWN_WORDS);
   const text = correction.text;
   const docs = (word: string) => context.stats?.df[fold(word)] ?? 0;
   const findings = withoutOverlaps([
@@ -74,7 +74,16 @@ function readConditions(query: string, explicit: SearchFilters, context: Underst
   const hints: string[] = [];
   const removed: Finding[] = [];
   for (const finding of findings) {
+    if (finding.unapplied !== undefined) {
+      hints.push(`"${finding.phrase}" was not applied: ${finding.unapplied}`);
+      continue;
+    }
     const names = Object.keys(finding.filters);
+    if (names.length === 0) {
+      hints.push(`"${finding.phrase}" was read as no place limit: postings anywhere are searched`);
+      removed.push(finding);
+      continue;
+    }
     const overridden = names.map((name) => explicitlySet(name, explicit)).find((name) => name !== undefined);
     if (overridden !== undefined) {
       hints.push(`"${finding.phrase}" was not applied: the request sets ${overridden}`);
@@ -132,6 +141,8 @@ const WRITTEN_JOB_WORDS = new Set(
   [...OCCUPATIONS.flatMap((o) => [...o.titles, ...o.skills]), ...MODIFIER_WORDS].flatMap(writtenWords),
 );
 const JOB_WORDS = new Set([...WRITTEN_JOB_WORDS].map(fold));
+/** Never corrected: the job words and the words of the knowledge base's place names ("DACH", "Nordics"). */
+const KNOWN_WORDS = new Set([...WRITTEN_JOB_WORDS, ...placeWords()]);
 
 /** Location filters stand for one another (a city or country or near set explicitly wins over a place read), as do since and until. */
 const FAMILIES: Record<string, string[]> = {
@@ -154,5 +165,5 @@ function withoutFindings(text: string, findings: Finding[]): string {
     at = f.end;
   }
   out += text.slice(at);
-  return out.replace(/\s+([,;.])/g, "$1").replace(/(^|\s)[,;.-]+(?=\s|$)/g, " ").replace(/\s+/g, " ").trim();
+  return out.replace(/\s+([,;.])/g, "$1").replace(/(^|\s)[,;.-]+(?=\s|$)/g, " ").replace(/\s+/g, " ").trim().replace(/^[,;]\s*|\s*[,;]$/g, "");
 }

@@ -177,29 +177,6 @@ describe("filters", () => {
     expect((await ok(await post({ q: "engineer", city: "Berlin " }))).total).toBe(0);
   });
 
-  test("city and country take a list (POST arrays, GET repeated): any of them; one value is exact as before", async () => {
-    const either = (p: (typeof postings)[number]) => p.city === "Berlin" || p.city === "London";
-    const posted = await ok(await post({ q: "engineer", city: ["Berlin", "London"], top_k: 100 }));
-    expect(posted.total).toBe(count(either));
-    expect(new Set(posted.results.map((r) => r.city))).toEqual(new Set(["Berlin", "London"]));
-    const got = await ok(await fetch(`${t.url}/v1/search?q=engineer&city=Berlin&city=London&top_k=100`, { headers: { "x-api-key": t.apiKey } }));
-    expect(ids(got.results).sort()).toEqual(ids(posted.results).sort());
-    const countries = await ok(await fetch(`${t.url}/v1/search?q=engineer&country=DE&country=CH&top_k=100`, { headers: { "x-api-key": t.apiKey } }));
-    expect(countries.total).toBe(count((p) => p.country === "DE" || p.country === "CH"));
-    expect((await ok(await post({ q: "engineer", city: ["Berlin"], top_k: 100 }))).total).toBe(count((p) => p.city === "Berlin"));
-    // A single value is never split: "Berlin,London" is one (absent) city.
-    expect((await ok(await get({ q: "engineer", city: "Berlin,London" }))).total).toBe(0);
-  });
-
-  test("each value of a list is checked as a single one is; other parameters still may not repeat", async () => {
-    await expectError(await post({ q: "x", country: ["DE", "de"] }), 400, "INVALID_PARAMETER", "country must be two uppercase letters (ISO 3166-1 alpha-2), e.g. US");
-    await expectError(await post({ q: "x", city: ["Berlin", 7] }), 400, "INVALID_PARAMETER", "city must be a string or an array of strings");
-    await expectError(await post({ q: "x", city: 7 }), 400, "INVALID_PARAMETER", "city must be a string");
-    const headers = { "x-api-key": t.apiKey };
-    await expectError(await fetch(`${t.url}/v1/search?q=x&country=DE&country=d`, { headers }), 400, "INVALID_PARAMETER", "country must be two uppercase letters (ISO 3166-1 alpha-2), e.g. US");
-    await expectError(await fetch(`${t.url}/v1/search?q=x&source=a&source=b`, { headers }), 400, "INVALID_PARAMETER", "source must be given once");
-  });
-
   test("a filtered page is full: filters apply inside the vector query", async () => {
     const body = await ok(await get({ q: "registered nurse", city: "Zürich", top_k: 6 }));
     expect(body.total).toBe(6);
