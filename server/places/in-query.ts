@@ -40,6 +40,8 @@ export interface PlaceIndex {
   /** Places by their folded name (lowercase, no accents, words between spaces), with the filter each means. */
   names: Map<string, Place>;
   longest: number;
+  /** The US states' two-letter codes, which qualify a US city after it. */
+  states: Set<string>;
   /** Data cities written in CJK characters, by every CJK name (the data's, longest first). */
   cjk: Array<[name: string, place: Place]>;
   facets: DataPlaces;
@@ -99,6 +101,8 @@ const INDEXES = new WeakMap<DataPlaces, PlaceIndex>();
 const LEAD = /\b(?:(?:jobs?|roles?|positions?|based|located|work(?:ing)?|live|living|relocate|relocating|anywhere)\s+)?(?:in|at|near|around|within|to)\s+(?:the\s+)?$/i;
 /** What stands between alternatives: "Seattle or Portland", "Berlin, Munich and Hamburg", "UK/Ireland", "Boston or in NYC". */
 const JOINER = /^\s*(?:,|\/|&|\+|,?\s*\b(?:or|and|and\/or)\b)\s*$/i;
+/** A US state's code right after a city, as job boards write it ("Austin TX", "Austin, TX"). */
+const STATE_CODE = /^,?\s*([A-Z]{2})(?![\p{L}\p{N}])/u;
 /** A Chinese place and what follows it: 市 (city), 的 (of), and the lead 在 (in) before it. */
 const CJK_AFTER = /^(?:市)?(?:的|地区)?/u;
 
@@ -158,7 +162,8 @@ function build(facets: DataPlaces, known: PlaceNames): PlaceIndex {
     if (!cjk.has(name) && place?.kind === "city") cjk.set(name, place);
   }
   const longest = Math.max(1, ...[...names.keys()].map((k) => k.split(" ").length));
-  return { names, longest: Math.min(longest, 6), cjk: [...cjk].sort(([a], [b]) => b.length - a.length), facets };
+  const states = new Set(known.US_STATES.map(({ code }) => code));
+  return { names, longest: Math.min(longest, 6), states, cjk: [...cjk].sort(([a], [b]) => b.length - a.length), facets };
 }
 
 /**
@@ -189,7 +194,14 @@ function namedPlaces(text: string, index: PlaceIndex, wordDocs: (word: string) =
       const lead = LEAD.exec(before);
       const start = lead ? before.length - lead[0].length : words[i]!.start;
       const confident = lead !== null || n > 1 || alone(name, postingsOf(place, index), wordDocs, isJobWord);
-      found.push({ start, end: words[i + n - 1]!.end, place, confident });
+      let end = words[i + n - 1]!.end;
+      // A US city's state code after it qualifies it ("Austin TX", "Portland, OR"): its words, not a search word.
+      const state = place.kind === "city" && place.country === "US" ? STATE_CODE.exec(text.slice(end)) : null;
+      if (state && index.states.has(state[1]!)) {
+        end += state[0].length;
+        n += 1;
+      }
+      found.push({ start, end, place, confident });
       i += n - 1;
       break;
     }
@@ -227,17 +239,23 @@ function finding(text: string, group: Named[], facets: DataPlaces): PlaceFinding
   const countryOf = new Map<string, string>();
   const empty: string[] = [];
   const named = new Set(group.flatMap(({ place }) => (place.kind === "city" ? [place.city] : [])));
+  /** The countries of every place in the order named, for cities beside another country. */
+  const widened: string[] = [];
   for (const { place, start, end } of group) {
     if (place.kind === "city") {
       cities.push(place.city);
+      if (place.country) widened.push(place.country);
       if (place.country) countryOf.set(place.city, place.country);
-    } else if (place.kind === "country") countries.push(place.country);
-    else {
+    } else if (place.kind === "country") {
+      countries.push(place.country);
+      widened.push(place.country);
+    } else {
       const region = regionFilter(place.region, facets, PLACE_LIST_MAX_ITEMS);
       if ("country" in region.filters) countries.push(...region.filters.country);
       else if (region.filters.city.length === 0) empty.push(text.slice(start, end).trim());
       // A region holding a city named beside it qualifies that city ("Portland, Oregon").
       else if (!region.filters.city.some((city) => named.has(city))) cities.push(...region.filters.city);
+      widened.push(...("country" in region.filters ? region.filters.country : region.countryOf.values()));
       for (const [city, country] of region.countryOf) countryOf.set(city, country);
     }
   }
@@ -250,7 +268,7 @@ function finding(text: string, group: Named[], facets: DataPlaces): PlaceFinding
   if (countries.length === 0) filters = { city: oneOrList(cities) };
   else if (cities.length === 0) filters = { country: oneOrList(countries) };
   else if (countries.every((code) => theirCountries.has(code))) filters = { city: oneOrList(cities), country: oneOrList(countries) };
-  else filters = { country: oneOrList([...countries, ...cities.flatMap((city) => countryOf.get(city) ?? [])]) };
+  else filters = { country: oneOrList(widened) };
   return { ...base, filters };
 }
 
