@@ -1,9 +1,10 @@
-import { CITY_ALIASES, CJK_CITY_NAMES, COUNTRIES, REGIONS, US_STATES, type Knowledge, type Region } from "../knowledge/knowledge.ts";
 import { PLACE_LIST_MAX_ITEMS } from "../../shared/search-params.ts";
-import { countryNames } from "./countries.ts";
-import { nameWords, writtenWords } from "../text/words.ts";
+import { nameWords } from "../text/words.ts";
 import { nameKey } from "./names.ts";
+import { CJK_NAME, type DataPlaces, type Place, type PlaceIndex } from "./place-index.ts";
 import { regionFilter } from "./regions.ts";
+
+export { placeIndex, placeWords, type DataPlaces, type PlaceIndex, type PlaceNames } from "./place-index.ts";
 
 /*
  * Places named in a query. Cities are those of the data, by their own name (in Chinese too, found
@@ -18,12 +19,6 @@ import { regionFilter } from "./regions.ts";
  * country beside it qualifies it ("Berlin, Germany").
  */
 
-/** What the data says of its places (the store's facets): each city's postings and main country, and which cities the gazetteer placed. */
-export interface DataPlaces {
-  cityCounts: Array<{ city: string; country: string | null; postings: number }>;
-  located: Set<string>;
-}
-
 /** A place named in a query: where its words are (the lead "in", "near" … included) and the filter it means. */
 export interface PlaceFinding {
   start: number;
@@ -34,36 +29,6 @@ export interface PlaceFinding {
   confident: boolean;
   /** Why the place is not applied although read (a region where the data has no city). */
   unapplied?: string;
-}
-
-export interface PlaceIndex {
-  /** Places by their folded name (lowercase, no accents, words between spaces), with the filter each means. */
-  names: Map<string, Place>;
-  longest: number;
-  /** The US states' two-letter codes, which qualify a US city after it. */
-  states: Set<string>;
-  /** Data cities written in CJK characters, by every CJK name (the data's, longest first). */
-  cjk: Array<[name: string, place: Place]>;
-  facets: DataPlaces;
-}
-
-type Place =
-  | { kind: "city"; city: string; country: string | null; postings: number }
-  | { kind: "country"; country: string; postings: number }
-  | { kind: "region"; region: Region };
-
-/** The names of places the knowledge base gives (places.json): the default folder's, or a loaded copy's. */
-export type PlaceNames = Pick<Knowledge, "COUNTRIES" | "US_STATES" | "CITY_ALIASES" | "CJK_CITY_NAMES" | "REGIONS">;
-
-/**
- * The places of the data, named as `names` says (cached per facets object for the default knowledge:
- * recomputed only when the table changed).
- */
-export function placeIndex(facets: DataPlaces, names: PlaceNames = KNOWLEDGE_NAMES): PlaceIndex {
-  if (names !== KNOWLEDGE_NAMES) return build(facets, names);
-  let index = INDEXES.get(facets);
-  if (index === undefined) INDEXES.set(facets, (index = build(facets, names)));
-  return index;
 }
 
 /**
@@ -81,22 +46,8 @@ export function findPlaces(text: string, index: PlaceIndex, wordDocs: (word: str
   return groups.map((group) => finding(text, group, index.facets));
 }
 
-/** The words of every place name the knowledge base gives (countries, states, regions, short forms), as written, lowercase: never misspellings. */
-export function placeWords(names: PlaceNames = KNOWLEDGE_NAMES): Set<string> {
-  const all = [
-    ...countryNames(names.COUNTRIES).flatMap(([, aliases]) => aliases),
-    ...names.US_STATES.map(({ name }) => name),
-    ...names.REGIONS.flatMap(({ name, aliases }) => [name, ...aliases]),
-    ...Object.values(names.CITY_ALIASES).flat(),
-    ...Object.values(names.CJK_CITY_NAMES),
-  ];
-  return new Set(all.flatMap(writtenWords));
-}
-
 // --- internal ---
 
-const KNOWLEDGE_NAMES: PlaceNames = { COUNTRIES, US_STATES, CITY_ALIASES, CJK_CITY_NAMES, REGIONS };
-const INDEXES = new WeakMap<DataPlaces, PlaceIndex>();
 /** Words that put a place after them; "the" as in "in the Netherlands". */
 const LEAD = /\b(?:(?:jobs?|roles?|positions?|based|located|work(?:ing)?|live|living|relocate|relocating|anywhere)\s+)?(?:in|at|near|around|within|to)\s+(?:the\s+)?$/i;
 /** What stands between alternatives: "Seattle or Portland", "Berlin, Munich and Hamburg", "UK/Ireland", "Boston or in NYC". */
@@ -106,8 +57,6 @@ const STATE_CODE = /^,?\s*([A-Z]{2})(?![\p{L}\p{N}])/u;
 /** A Chinese place and what follows it: 市 (city), 的 (of), and the lead 在 (in) before it. */
 const CJK_AFTER = /^(?:市)?(?:的|地区)?/u;
 
-/** A city with fewer postings than this gives its name up to a region of the same name. */
-const CITY_OVER_REGION = 20;
 /** A lone one-word city needs this many postings, and postings that use its word at most this many times more. */
 const ALONE_MIN_POSTINGS = 5;
 const ALONE_WORD_RATIO = 4;
@@ -121,65 +70,6 @@ interface Named {
   place: Place;
   confident: boolean;
 }
-
-/** A name's key as query words make it: nameKey's, its words joined by one space ("Asia-Pacific" → "asia pacific"). */
-function indexKey(name: string): string {
-  return nameWords(nameKey(name)).map(({ word }) => word).join(" ");
-}
-
-function build(facets: DataPlaces, known: PlaceNames): PlaceIndex {
-  const names = new Map<string, Place>();
-  /** One place per name: see `wins`. */
-  const add = (name: string, place: Place) => {
-    const k = indexKey(name);
-    const prior = names.get(k);
-    if (k !== "" && (prior === undefined || wins(place, prior))) names.set(k, place);
-  };
-  const byCountry = new Map<string, number>();
-  const cjk = new Map<string, Place>();
-  for (const { city, country, postings } of facets.cityCounts) {
-    if (country) byCountry.set(country, (byCountry.get(country) ?? 0) + postings);
-    // Postings put other things in the city field too ("Data Scientist", "Germany"): only a city the gazetteer placed at load is one.
-    if (!facets.located.has(city) && !known.CITY_ALIASES[city]) continue;
-    const place: Place = { kind: "city", city, country, postings };
-    add(city, place);
-    const english = known.CJK_CITY_NAMES[city];
-    if (english) add(english, place);
-    for (const alias of known.CITY_ALIASES[city] ?? []) add(alias, place);
-    if (CJK_NAME.test(city)) cjk.set(city, place);
-  }
-  for (const [code, aliases] of countryNames(known.COUNTRIES)) {
-    const place: Place = { kind: "country", country: code, postings: byCountry.get(code) ?? 0 };
-    // A city of the data keeps its name ("Singapore", "Hong Kong" are both).
-    for (const name of aliases) add(name, place);
-  }
-  for (const region of known.REGIONS) for (const name of [region.name, ...region.aliases]) add(name, { kind: "region", region });
-  // Every US state is a region of the data's cities in it; a city or country of that name keeps it ("New York", "Georgia").
-  for (const { code, name } of known.US_STATES) add(name, { kind: "region", region: { name, aliases: [], usStates: [code] } });
-  // A Chinese name of a city the data writes in English ("香港" for Hong Kong) finds it too.
-  for (const [name, english] of Object.entries(known.CJK_CITY_NAMES)) {
-    const place = names.get(indexKey(english));
-    if (!cjk.has(name) && place?.kind === "city") cjk.set(name, place);
-  }
-  const longest = Math.max(1, ...[...names.keys()].map((k) => k.split(" ").length));
-  const states = new Set(known.US_STATES.map(({ code }) => code));
-  return { names, longest: Math.min(longest, 6), states, cjk: [...cjk].sort(([a], [b]) => b.length - a.length), facets };
-}
-
-/**
- * Which place keeps a name two have: a city before a country ("Singapore"), a city before a region
- * unless few postings name it ("Eu", "Virginia" in a city field), a country before a region ("Georgia"),
- * else the one with more postings.
- */
-function wins(place: Place, prior: Place): boolean {
-  if (place.kind === prior.kind) return "postings" in place && "postings" in prior && place.postings > prior.postings;
-  const city = place.kind === "city" ? place : prior.kind === "city" ? prior : undefined;
-  const other = city === place ? prior : place;
-  const winner = city === undefined ? (place.kind === "country" ? place : prior) : other.kind === "country" || city.postings >= CITY_OVER_REGION ? city : other;
-  return winner === place;
-}
-
-const CJK_NAME = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /** Places named by words ("in Berlin", "Bay Area", "UK"); words in CJK script are cjkPlaces'. */
 function namedPlaces(text: string, index: PlaceIndex, wordDocs: (word: string) => number, isJobWord: (word: string) => boolean): Named[] {

@@ -1,5 +1,6 @@
 import type { Region } from "../knowledge/knowledge.ts";
 import { distanceKm, locateCity, locatePlace, usStateOfCity } from "./gazetteer.ts";
+import type { DataPlaces } from "./place-index.ts";
 
 /*
  * A region named in a query (the knowledge base's REGIONS: "Europe", "the Midwest", "Bay Area") as
@@ -27,12 +28,6 @@ export function regionFilter(region: Region, data: DataPlaces, max: number): Reg
   let filter = cached.get(region.name);
   if (filter === undefined) cached.set(region.name, (filter = resolve(region, data, max)));
   return filter;
-}
-
-/** The data's places as regionFilter reads them (in-query.ts's DataPlaces). */
-interface DataPlaces {
-  cityCounts: Array<{ city: string; country: string | null; postings: number }>;
-  located: Set<string>;
 }
 
 // --- internal ---

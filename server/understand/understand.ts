@@ -165,5 +165,5 @@ function withoutFindings(text: string, findings: Finding[]): string {
     at = f.end;
   }
   out += text.slice(at);
-  return out.replace(/\s+([,;.])/g, "$1").replace(/(^|\s)[,;.-]+(?=\s|$)/g, " ").replace(/\s+/g, " ").trim().replace(/^[,;]\s*|\s*[,;]$/g, "");
+  return out.replace(/\s+([,;.])/g, "$1").replace(/(^|\s)[,;.-]+(?=\s|$)/g, " ").replace(/\s+/g, " ").replace(/([,;])(?:\s*[,;])+/g, "$1").replace(/^[\s,;]+|[\s,;]+$/g, "");
 }
