@@ -11,6 +11,8 @@ export const QUERY_MAX_LENGTH = 1000;
 export const FILTER_MAX_LENGTH = 256;
 /** Most values one list filter takes. */
 export const LIST_MAX_ITEMS = 20;
+/** Most values a place filter (city, country) takes as a list: every country fits, and a region read from q does. */
+export const PLACE_LIST_MAX_ITEMS = 300;
 
 /** Where a request comes in: REST GET (a query string: numbers and booleans as text), REST POST, or MCP. */
 export type Interface = "get" | "post" | "mcp";
@@ -104,6 +106,26 @@ export function readList(raw: Record<string, unknown>, name: string, via: Interf
   if (items.length > LIST_MAX_ITEMS) throw invalidParameter(`${name} takes at most ${LIST_MAX_ITEMS} values`);
   for (const item of items as string[]) readText({ [name]: item }, name);
   return items.length === 0 ? undefined : (items as string[]);
+}
+
+/**
+ * One value, read by `readOne` with its own messages, or (an extension of the spec) a list of such
+ * values: an array on POST and MCP, the parameter repeated on GET (`?city=Berlin&city=Munich`). A
+ * list of one reads as that value, an empty one as absent; repeated values count once.
+ */
+export function readOneOrMore(
+  raw: Record<string, unknown>, name: string, max: number, readOne: (raw: Record<string, unknown>, name: string) => string | undefined,
+): string | string[] | undefined {
+  const value = raw[name];
+  if (!Array.isArray(value)) return readOne(raw, name);
+  if (value.length > max) throw invalidParameter(`${name} takes at most ${max} values`);
+  const items = new Set<string>();
+  for (const item of value) {
+    if (typeof item !== "string") throw invalidParameter(`${name} must be a string or an array of strings`);
+    const read = readOne({ [name]: item }, name);
+    if (read !== undefined) items.add(read);
+  }
+  return items.size <= 1 ? [...items][0] : [...items];
 }
 
 /** A list of known values (compared after `normalize`); an unknown one is refused with the valid ones. */

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { invalidParameter } from "./errors.ts";
 import {
-  FILTER_MAX_LENGTH, LIST_MAX_ITEMS, NEAR_RADIUS_KM_DEFAULT, QUERY_MAX_LENGTH, type Interface, type NearBound, type SalaryBound, readNear,
-  readBoolean, readChoice, readChoices, readCountry, readCurrency, readInteger, readList, readNumber, readQuery, readSalary, readText, readTime,
+  FILTER_MAX_LENGTH, LIST_MAX_ITEMS, NEAR_RADIUS_KM_DEFAULT, PLACE_LIST_MAX_ITEMS, QUERY_MAX_LENGTH, type Interface, type NearBound, type SalaryBound, readNear,
+  readBoolean, readChoice, readChoices, readCountry, readCurrency, readInteger, readList, readNumber, readOneOrMore, readQuery, readSalary, readText, readTime,
 } from "./param-readers.ts";
 
-export { FILTER_MAX_LENGTH, LIST_MAX_ITEMS, QUERY_MAX_LENGTH, type Interface, type NearBound, type SalaryBound };
+export { FILTER_MAX_LENGTH, LIST_MAX_ITEMS, PLACE_LIST_MAX_ITEMS, QUERY_MAX_LENGTH, type Interface, type NearBound, type SalaryBound };
 
 /*
  * Every search parameter, declared once. From these declarations come the validation and its exact
@@ -23,7 +23,7 @@ export const TOP_K_MAX = 100;
 export const RESULT_WINDOW_MAX = 1_000;
 
 /**
- * How a filter narrows the postings: its column equal to, after or before the value, one of a list
+ * How a filter narrows the postings: its column equal to the value (or to one of a list of them), after or before the value, one of a list
  * (`in`), a list column holding every value (`all`), or holding a fixed `tag` (`flag`: true) or not (false).
  */
 export type FilterPredicate =
@@ -57,11 +57,16 @@ export interface ParamSpec<T> {
   read(raw: Record<string, unknown>, name: string, via: Interface): T | undefined;
   /** Set for a filter: the value lands in `request.filters` and becomes this predicate. */
   filter?: FilterPredicate;
+  /** GET may give it several times (`?city=Berlin&city=Munich`), read as a list; any other parameter given twice is a 400. */
+  repeatable?: boolean;
   /** Accepted on REST only (MCP and the CLI do not offer it). */
   restOnly?: boolean;
   /** The CLI's help for its flag, when it differs from the schema's description. */
   cliHelp?: string;
 }
+
+/** A value or a list of them (city, country): the list is our extension of the spec. */
+const oneOrMore = <T extends z.ZodType>(item: T) => z.union([item, z.array(item)]);
 
 /** A declaration, its own type kept (which parameters are filters, what each reads to). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -74,15 +79,18 @@ export const SEARCH_PARAMS = {
     read: readQuery,
   }),
   city: param({
-    schema: z.string().optional().describe("Exact city name, case-sensitive (e.g. \"San Francisco\"); call list_cities (REST: GET /v1/cities) for the valid values."),
-    read: readText,
+    schema: oneOrMore(z.string()).optional().describe(`Exact city name, case-sensitive (e.g. "San Francisco"); call list_cities (REST: GET /v1/cities) for the valid values. A list (at most ${PLACE_LIST_MAX_ITEMS}) means any of them: POST ["Berlin", "Munich"], GET city=Berlin&city=Munich.`),
+    read: (raw, name) => readOneOrMore(raw, name, PLACE_LIST_MAX_ITEMS, readText),
     filter: { column: "city", op: "eq" },
-    cliHelp: "Exact city name (case-sensitive; see `cities`)",
+    repeatable: true,
+    cliHelp: "Exact city name (case-sensitive; see `cities`); repeat the flag for any of several",
   }),
   country: param({
-    schema: z.string().optional().describe("Two-letter uppercase ISO 3166-1 country code, e.g. US, DE, GB."),
-    read: readCountry,
+    schema: oneOrMore(z.string()).optional().describe(`Two-letter uppercase ISO 3166-1 country code, e.g. US, DE, GB. A list means any of them: POST ["DE", "AT"], GET country=DE&country=AT.`),
+    read: (raw, name) => readOneOrMore(raw, name, PLACE_LIST_MAX_ITEMS, readCountry),
     filter: { column: "country", op: "eq" },
+    repeatable: true,
+    cliHelp: "Two-letter country code (e.g. DE); repeat the flag for any of several",
   }),
   since: param({
     schema: z.string().optional().describe("Only postings published after this time: YYYY-MM-DD (= 00:00:00) or YYYY-MM-DD HH:MM:SS, UTC."),

@@ -16,8 +16,10 @@ export function understoodLine(understood: QueryEcho): string | undefined {
   for (const level of list(f.seniority)) kinds.push(level);
   for (const type of list(f.employment_type)) kinds.push(EMPLOYMENT[type] ?? type.toLowerCase());
   let line = `Showing ${[...kinds, "jobs"].join(" ")}`;
-  if (typeof f.city === "string") line += ` in ${f.city}`;
-  if (typeof f.country === "string") line += ` in ${countryName(f.country)}`;
+  const cities = oneOrMore(f.city);
+  if (cities.length > 0) line += ` in ${anyOf(cities, "cities")}`;
+  const countries = oneOrMore(f.country).map(countryName);
+  if (countries.length > 0) line += ` in ${anyOf(countries, "countries")}`;
   if (list(f.tags).includes("visa-sponsorship")) line += " with visa sponsorship";
   const period = posted(f.since, f.until);
   if (period) line += `, ${period},`;
@@ -34,6 +36,19 @@ const EMPLOYMENT: Record<string, string> = {
 function list(value: unknown): string[] {
   return Array.isArray(value) ? value.map(String) : [];
 }
+
+/** A place filter's value, one or a list (city, country). */
+function oneOrMore(value: unknown): string[] {
+  return typeof value === "string" ? [value] : list(value);
+}
+
+/** "Seattle or Portland", "Berlin, Munich or Hamburg"; a long list (a region's cities) names its first few. */
+function anyOf(names: string[], kind: string): string {
+  const shown = names.length > ANY_OF_SHOWN + 1 ? [...names.slice(0, ANY_OF_SHOWN), `${names.length - ANY_OF_SHOWN} other ${kind}`] : names;
+  return shown.length === 1 ? shown[0]! : `${shown.slice(0, -1).join(", ")} or ${shown.at(-1)}`;
+}
+
+const ANY_OF_SHOWN = 5;
 
 function countryName(code: string): string {
   try {

@@ -11,13 +11,13 @@ import { colorEnabled, createStyle, renderTable, terminalWidth, type Style } fro
 /**
  * A flag for each search parameter the CLI offers (all but the query, a positional, and REST-only
  * ones), from its declaration: `top_k` → `--top-k`; booleans as flags (`--no-collapse`); lists
- * comma-separated (`--seniority senior,lead`).
+ * comma-separated (`--seniority senior,lead`); a repeatable one given again for a list (`--city Berlin --city Munich`).
  */
 const PARAM_FLAGS = (Object.entries(SEARCH_PARAMS) as Array<[string, ParamSpec<unknown>]>)
   .filter(([name, spec]) => name !== "q" && !spec.restOnly)
   .map(([name, spec]) => {
     const type = (z.toJSONSchema(spec.schema, { io: "input" }) as { type?: string }).type;
-    const kind = type === "boolean" ? "boolean" : type === "integer" || type === "number" ? "number" : type === "array" ? "list" : "string";
+    const kind = spec.repeatable ? "repeatable" : type === "boolean" ? "boolean" : type === "integer" || type === "number" ? "number" : type === "array" ? "list" : "string";
     return { name, flag: name.replaceAll("_", "-"), kind, help: spec.cliHelp ?? spec.schema.description ?? name };
   });
 
@@ -29,13 +29,18 @@ export function paramArgs(except: string[] = []): ArgsDef {
   ) as ArgsDef;
 }
 
-/** The request body the flags given make (lists split on commas, numbers as numbers). */
-export function paramBody(args: Record<string, unknown>): Record<string, unknown> {
+/**
+ * The request body the flags given make (lists split on commas, numbers as numbers). citty keeps the
+ * last of a flag given twice, so a repeatable one's values are read from `rawArgs`.
+ */
+export function paramBody(args: Record<string, unknown>, rawArgs: string[] = []): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const { name, flag, kind } of PARAM_FLAGS) {
     const value = args[flag];
     if (value === undefined) continue;
-    if (kind === "number") body[name] = toNumber(String(value));
+    const values = kind === "repeatable" ? repeatedFlag(rawArgs, flag) : [];
+    if (values.length > 1) body[name] = values;
+    else if (kind === "number") body[name] = toNumber(String(value));
     else if (kind === "list") body[name] = String(value).split(",").map((item) => item.trim()).filter((item) => item !== "");
     else body[name] = value;
   }
@@ -68,9 +73,9 @@ export default defineCommand({
     ...CONNECTION_ARGS,
     json: { type: "boolean", description: "Print the raw JSON response", default: false },
   },
-  async run({ args }) {
+  async run({ args, rawArgs }) {
     const open = args.open === undefined ? undefined : parseOpen(args.open);
-    const body: Record<string, unknown> = { q: args.query, ...paramBody(args) };
+    const body: Record<string, unknown> = { q: args.query, ...paramBody(args, rawArgs) };
     const response = await searchRemote(clientSettings(args), body);
     if (open !== undefined) {
       const job = response.results[open - 1];
@@ -160,4 +165,14 @@ function parseOpen(value: string): number {
 /** Numbers go over the wire as numbers; anything else is sent as written and the server names the problem. */
 function toNumber(value: string): number | string {
   return /^-?\d+(?:\.\d+)?$/.test(value) ? Number(value) : value;
+}
+
+/** Every value of `--flag value` and `--flag=value` in the order given. */
+function repeatedFlag(rawArgs: string[], flag: string): string[] {
+  const values: string[] = [];
+  rawArgs.forEach((arg, i) => {
+    if (arg === `--${flag}` && rawArgs[i + 1] !== undefined) values.push(rawArgs[i + 1]!);
+    else if (arg.startsWith(`--${flag}=`)) values.push(arg.slice(flag.length + 3));
+  });
+  return values;
 }

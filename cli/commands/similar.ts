@@ -13,8 +13,8 @@ export default defineCommand({
     ...CONNECTION_ARGS,
     json: { type: "boolean", description: "Print the raw JSON response", default: false },
   },
-  async run({ args }) {
-    const response = await similarRemote(clientSettings(args), args.id, paramBody(args));
+  async run({ args, rawArgs }) {
+    const response = await similarRemote(clientSettings(args), args.id, paramBody(args, rawArgs));
     if (args.json) return void console.log(JSON.stringify(response, null, 2));
     printPage(response);
   },

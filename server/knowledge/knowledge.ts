@@ -9,6 +9,7 @@
  *   words.json                one key per word list (STOP_WORDS, ALIAS, …) and "about": list → its purpose
  *   places.json               COUNTRIES [{ code, name, aliases? }] in code order, US_STATES [{ code, name }],
  *                             CITY_ALIASES { data city → short forms }, CJK_CITY_NAMES { 杭州 → Hangzhou },
+ *                             REGIONS [{ name, aliases?, countries | of | us_states | around + radius_km }],
  *                             and "about": table → its purpose
  *   notions.json              "filters": per filter read from a query's words, every field that carries
  *                             the notion (store/filter.ts): { kind: "boolean", any } or
@@ -26,8 +27,9 @@
  *     apart is a choice, not an accident. A mark names one of the occupation's own phrases that another
  *     occupation really has, else it is an error too. Marks are checks only: OCCUPATIONS omits them.
  *   - country and state codes are two uppercase letters and unique; aliases and city short forms are
- *     lowercase; a name or alias (compared as countries.ts compares names) belongs to one country, a
- *     short form to one city
+ *     lowercase; a name or alias (compared as countries.ts compares names) belongs to one country or
+ *     region, a short form to one city; a region is exactly one kind, names known codes, and groups
+ *     only regions of countries listed before it
  *   - a notion's clauses are {tag}, {title: regex fragment}, {column, eq} or {column, isNull: true};
  *     fragments compile (alone and as filter.ts wraps them) and match no empty word; columns are
  *     identifiers
@@ -90,6 +92,8 @@ export interface Knowledge {
   CITY_ALIASES: Record<string, string[]>;
   /** A Chinese city name as the data writes it → the English name the gazetteer knows. */
   CJK_CITY_NAMES: Record<string, string>;
+  /** Places of many cities or countries (continents, groupings, US regions, metro areas), a group of regions made its countries. */
+  REGIONS: readonly Region[];
   /** A filter read from a query's words (by its name in shared/search-params.ts) → every field that carries it. */
   NOTIONS: Record<string, Notion>;
   /** The salary filters' exchange rates: units of each currency per euro, with their source and date. */
@@ -97,6 +101,13 @@ export interface Knowledge {
   /** A short sha256 of OCCUPATIONS and the word lists as canonical JSON: changes with any content the ranking sees. */
   fingerprint: string;
 }
+
+/** A region: its countries, the data's US cities in its states, or the data's cities within radiusKm of a place. */
+export type Region = { name: string; aliases: string[] } & (
+  | { countries: string[] }
+  | { usStates: string[] }
+  | { around: string; radiusKm: number }
+);
 
 export interface Country {
   /** ISO 3166-1 alpha-2, uppercase. */
@@ -140,11 +151,24 @@ export function loadKnowledge(dir: string): Knowledge {
     US_STATES: places.US_STATES,
     CITY_ALIASES: lookup(places.CITY_ALIASES),
     CJK_CITY_NAMES: lookup(places.CJK_CITY_NAMES),
+    REGIONS: regions(places.REGIONS),
     NOTIONS: notions.filters,
     CURRENCY_RATES: rates,
     // The occupations are built above with one key order, so plain JSON is canonical for them (and 5× faster).
     fingerprint: sha256(`${JSON.stringify(occupations)}\n${canonicalJson(lists)}`),
   };
+}
+
+/** The regions as places/ reads them: a group of regions ("of") becomes the union of their countries, in order. */
+function regions(entries: z.infer<typeof SCHEMA>[typeof PLACES_FILE]["REGIONS"]): Region[] {
+  const countries = new Map<string, string[]>();
+  return entries.map(({ name, aliases = [], ...place }): Region => {
+    if (place.around !== undefined) return { name, aliases, around: place.around, radiusKm: place.radius_km! };
+    if (place.us_states !== undefined) return { name, aliases, usStates: place.us_states };
+    const codes = place.countries ?? [...new Set(place.of!.flatMap((other) => countries.get(other) ?? []))];
+    countries.set(name, codes);
+    return { name, aliases, countries: codes };
+  });
 }
 
 /** A record without a prototype, so that a key such as "constructor" or "toString" finds only the data. */
@@ -217,6 +241,6 @@ const KNOWLEDGE = loadKnowledge(KNOWLEDGE_DIR);
 
 export const { OCCUPATIONS, STOP_WORDS, FILLER_WORDS, ALIAS, COMPOUNDS, IT_JOB_WORDS, GO_BEFORE, GO_AFTER } = KNOWLEDGE;
 export const { IRREGULAR, KEEP_E, EVERYDAY_WORDS, MODIFIER_WORDS, GENERIC } = KNOWLEDGE;
-export const { COUNTRIES, US_STATES, CITY_ALIASES, CJK_CITY_NAMES, NOTIONS, CURRENCY_RATES } = KNOWLEDGE;
+export const { COUNTRIES, US_STATES, CITY_ALIASES, CJK_CITY_NAMES, REGIONS, NOTIONS, CURRENCY_RATES } = KNOWLEDGE;
 /** The default knowledge's fingerprint (OCCUPATIONS and the word lists); server/rank/weights.json records the one it was fitted on. */
 export const KNOWLEDGE_FINGERPRINT = KNOWLEDGE.fingerprint;

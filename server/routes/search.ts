@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { AppError, invalidParameter } from "../../shared/errors.ts";
 import { parseSearchRequest, type CityCounts, type JobResponse, type SearchResponse } from "../../shared/search.ts";
+import { SEARCH_PARAMS, type ParamSpec } from "../../shared/search-params.ts";
 import type { KeyStore } from "../auth/api-keys.ts";
 import { requireApiKey } from "../auth/guard.ts";
 import { readBodyText } from "../http/body-limit.ts";
@@ -108,13 +109,16 @@ export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateL
 
 // --- internal ---
 
-/** Query parameters as strings; a parameter given twice is an error rather than a silent pick. */
+/**
+ * Query parameters as strings; a parameter given twice is an error rather than a silent pick, but for
+ * those declared repeatable (city, country), whose repeats make a list.
+ */
 function queryParameters(url: URL): Record<string, unknown> {
   const raw: Record<string, unknown> = {};
   for (const key of new Set(url.searchParams.keys())) {
     const values = url.searchParams.getAll(key);
-    if (values.length > 1) throw invalidParameter(`${key} must be given once`);
-    raw[key] = values[0];
+    if (values.length > 1 && !(SEARCH_PARAMS as Record<string, ParamSpec<unknown>>)[key]?.repeatable) throw invalidParameter(`${key} must be given once`);
+    raw[key] = values.length > 1 ? values : values[0];
   }
   return raw;
 }

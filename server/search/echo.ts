@@ -21,8 +21,7 @@ export async function understandRequest(
   const conditions = request.understand && request.similarTo === undefined;
   const understanding = conditions ? await understand(deps, request) : understandQuery(request.query, request.filters);
   const effective = conditions ? { ...request, query: understanding.text, inferred: readFilters(understanding.filters) } : request;
-  const city = request.filters.city;
-  const cityLike = city === undefined ? undefined : await similarCity(deps, city);
+  const cityLikes = await similarCities(deps, [request.filters.city ?? []].flat());
   return {
     request: effective,
     understanding,
@@ -36,7 +35,7 @@ export async function understandRequest(
       if (results.length === 0 && asked.offset === 0 && Object.keys(query.applied_filters).length > 0) {
         query.hints.push(`no posting matches the filters read from the query (${describe(query.applied_filters)}); search for the exact words instead with understand=false`);
       }
-      if (results.length === 0 && cityLike !== undefined) query.hints.push(`no city '${city}'; did you mean '${cityLike}'?`);
+      if (results.length === 0) for (const [city, like] of cityLikes) query.hints.push(`no city '${city}'; did you mean '${like}'?`);
       if (results.length > 0 && asked.offset === 0 && Math.max(...results.map((r) => r.score)) < PLAUSIBLE_SCORE) {
         query.hints.push(`no close match: no result scores ${PLAUSIBLE_SCORE} or more, so the postings may not hold this job`);
       }
@@ -62,14 +61,18 @@ async function understand(deps: { store: Pick<JobStore, "facets" | "termStats"> 
 }
 
 /**
- * A city of the data that `city` (absent from it) differs from only in case or accents ("london" →
- * "London"); the city filter stays exact, as the spec says, and a hint names this one.
+ * For each of `asked` absent from the data, a city of the data it differs from only in case or accents
+ * ("london" → "London"); the city filter stays exact, as the spec says, and a hint names this one.
  */
-async function similarCity(deps: { store: Pick<JobStore, "facets"> }, city: string): Promise<string | undefined> {
+async function similarCities(deps: { store: Pick<JobStore, "facets"> }, asked: string[]): Promise<Array<[city: string, like: string]>> {
+  if (asked.length === 0) return [];
   const { cities } = await deps.store.facets();
-  if (cities.includes(city)) return undefined;
-  const key = nameKey(city);
-  return cities.find((candidate) => nameKey(candidate) === key);
+  return asked.flatMap((city): Array<[string, string]> => {
+    if (cities.includes(city)) return [];
+    const key = nameKey(city);
+    const like = cities.find((candidate) => nameKey(candidate) === key);
+    return like === undefined ? [] : [[city, like]];
+  });
 }
 
 function describe(filters: Record<string, unknown>): string {

@@ -82,7 +82,7 @@ function predicate(filter: FilterPredicate, value: unknown): string {
   const { column } = filter;
   switch (filter.op) {
     case "eq":
-      return equals(column, String(value));
+      return Array.isArray(value) ? oneOf(column, value as string[]) : equals(column, String(value));
     case "gt":
     case "lt":
       return `${column} ${filter.op === "gt" ? ">" : "<"} ${number(value as number)}`;
@@ -108,6 +108,12 @@ function predicate(filter: FilterPredicate, value: unknown): string {
 /** No stored value holds NUL (ingest removes it), so a value with NUL matches nothing rather than something trimmed. */
 function equals(column: string, value: string): string {
   return value.includes("\u0000") ? "false" : `${column} = ${quote(value)}`;
+}
+
+/** A list filter (city, country given several values): the column equal to any of them. */
+function oneOf(column: string, values: string[]): string {
+  const kept = values.filter((value) => !value.includes("\u0000"));
+  return kept.length === 0 ? "false" : `${column} IN (${kept.map(quote).join(", ")})`;
 }
 
 /**
@@ -185,6 +191,10 @@ function predicateTest(filter: FilterPredicate, value: unknown, columns: FilterC
   switch (filter.op) {
     case "eq": {
       const values = columns.text(column);
+      if (Array.isArray(value)) {
+        const wanted = new Set(value as string[]);
+        return (row) => values[row] !== null && wanted.has(values[row]!);
+      }
       const wanted = String(value);
       return (row) => values[row] === wanted;
     }

@@ -2,7 +2,8 @@ import type { Finding } from "./finding.ts";
 
 /*
  * Conditions of the job stated in words: remote or on-site, visa sponsorship, seniority and
- * employment type. Each reads as the filter of the same name (remote, tags, seniority,
+ * employment type, or no place at all ("worldwide", "anywhere": no filter, the words leave the search;
+ * "location independent", "work from anywhere" are remote). Each reads as the filter of the same name (remote, tags, seniority,
  * employment_type); search widens an inferred one to every field that carries the notion (declared
  * in the knowledge base's server/knowledge/notions.json, applied by store/filter.ts), since most
  * postings leave seniority and employment type unset.
@@ -29,7 +30,9 @@ const AFTER_WORD = String.raw`[\s,.;:!?)]|$`;
 const NOT_AFTER = String.raw`(?<!\bsmart\s)(?<!\bgovernment\s)(?<!\bsocial\s)`;
 
 const RULES: Array<{ pattern: RegExp; filters: Record<string, unknown> }> = [
-  { pattern: new RegExp(String.raw`\b(?:fully\s+|100%\s+)?(?:remote(?:ly)?(?:[- ](?:first|friendly|only|ok))?|work(?:ing)?\s+from\s+home|wfh|telecommut\w*|home[- ]based)\b${JOB_NOUN}`, "gi"), filters: { remote: true } },
+  { pattern: new RegExp(String.raw`\b(?:fully\s+|100%\s+)?(?:remote(?:ly)?(?:[- ](?:first|friendly|only|ok))?|work(?:ing)?\s+from\s+(?:home|anywhere)|wfh|telecommut\w*|home[- ]based|location[- ](?:independent|agnostic)|digital\s+nomads?)\b${JOB_NOUN}`, "gi"), filters: { remote: true } },
+  // No place at all: the words leave the search and no place filter is read ("anywhere in Europe" is a place: in-query.ts).
+  { pattern: /\b(?:anywhere(?:\s+in\s+the\s+world)?|worldwide|world[- ]wide|globally|any\s+location|all\s+locations)\b/gi, filters: {} },
   { pattern: /\b(?:on[- ]?site|in[- ]office|in[- ]person|not\s+remote|no\s+remote)\b/gi, filters: { remote: false } },
   { pattern: /\b(?:(?:with\s+|offers?\s+|offering\s+)?visa\s+sponsor(?:ship|ed|ing)?|sponsors?\s+(?:a\s+|work\s+)?visas?|visa[- ]sponsorship|h-?1b(?:\s+(?:visa|sponsorship|transfer))?)\b/gi, filters: { tags: ["visa-sponsorship"] } },
   { pattern: new RegExp(String.raw`\b(?:senior|sr\.?)(?:[- ]level)?(?=${AFTER_WORD})${JOB_NOUN}`, "gi"), filters: { seniority: ["senior"] } },

@@ -6,6 +6,8 @@ export interface Finding {
   filters: Record<string, unknown>;
   /** Unsure readings stay words of the search (a ranking hint) and never filter. */
   confident: boolean;
+  /** Why a reading is not applied though sure (a region where the data has no city): its words stay searched, a hint says why. */
+  unapplied?: string;
 }
 
 /** Findings of every rule, earliest first, an overlapping later or shorter one dropped. */

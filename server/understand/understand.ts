@@ -1,10 +1,10 @@
 import type { SearchFilters } from "../../shared/search.ts";
 import { OCCUPATIONS } from "../knowledge/knowledge.ts";
 import { MODIFIER_WORDS } from "../knowledge/knowledge.ts";
-import { findPlaces, placeIndex, type DataPlaces } from "../places/in-query.ts";
+import { findPlaces, placeIndex, placeWords, type DataPlaces } from "../places/in-query.ts";
 import { jobWeight, type TermStats } from "../store/term-stats.ts";
 import { fold, foldedWords, hasCjk } from "../text/fold.ts";
-import { queryTokens } from "../text/query-tokens.ts";
+import { queryTokens, withoutGenericCjk } from "../text/query-tokens.ts";
 import { writtenWords } from "../text/words.ts";
 import { findConditions } from "./conditions.ts";
 import { findCompanies, type DataCompanies } from "./company.ts";
@@ -68,9 +68,9 @@ function asTyped(query: string): Conditions {
 }
 
 function readConditions(query: string, explicit: SearchFilters, context: UnderstandContext): Conditions {
-  // Chinese and other CJK text has no spaces to find words between; it is searched as typed.
-  if (hasCjk(query)) return asTyped(query);
-  const correction = correctSpelling(query, context.stats, WRITTEN_JOB_WORDS);
+  // Chinese and other CJK text has no spaces between its words: nothing in it is corrected, but the
+  // places it names (Chinese city names inside it too) and conditions in Latin words are read.
+  const correction = hasCjk(query) ? { text: query, changes: [] } : correctSpelling(query, context.stats, KNOWN_WORDS);
   const text = correction.text;
   const docs = (word: string) => context.stats?.df[fold(word)] ?? 0;
   const findings = withoutOverlaps([
@@ -87,6 +87,10 @@ function readConditions(query: string, explicit: SearchFilters, context: Underst
   const wishes = preferences(text, findings);
   const ruledOut = negations(text, findings);
   for (const finding of findings) {
+    if (finding.unapplied !== undefined) {
+      hints.push(`"${finding.phrase}" was not applied: ${finding.unapplied}`);
+      continue;
+    }
     if (ruledOut.has(finding)) {
       hints.push(`"${finding.phrase}" was not applied: the query rules it out`);
       removed.push(finding);
@@ -97,6 +101,11 @@ function readConditions(query: string, explicit: SearchFilters, context: Underst
       continue;
     }
     const names = Object.keys(finding.filters);
+    if (names.length === 0) {
+      hints.push(`"${finding.phrase}" was read as no place limit: postings anywhere are searched`);
+      removed.push(finding);
+      continue;
+    }
     const overridden = names.map((name) => explicitlySet(name, explicit)).find((name) => name !== undefined);
     if (overridden !== undefined) {
       hints.push(`"${finding.phrase}" was not applied: the request sets ${overridden}`);
@@ -133,9 +142,9 @@ function isOrdinaryWord(word: string): boolean {
   return JOB_WORDS.has(fold(word.toLowerCase())) || queryTokens(word).every((t) => t.kind === "stop" || t.kind === "filler");
 }
 
-/** True when none of the words left says anything of the job: each is a stop word or a word of job-search talk. */
+/** True when none of the words left says anything of the job: each is a stop word or a word of job-search talk (in Chinese too: 工作, 岗位). */
 function isJobless(rest: string): boolean {
-  return queryTokens(rest).every((t) => t.kind === "stop" || t.kind === "filler");
+  return queryTokens(rest).every((t) => t.kind === "stop" || t.kind === "filler" || (t.kind === "cjk" && !/[\p{L}\p{N}]/u.test(withoutGenericCjk(t.key))));
 }
 
 /** From this confidence on, the knowledge base says the query names an occupation itself. */
@@ -181,6 +190,8 @@ const WRITTEN_JOB_WORDS = new Set(
   [...OCCUPATIONS.flatMap((o) => [...o.titles, ...o.skills]), ...MODIFIER_WORDS].flatMap(writtenWords),
 );
 const JOB_WORDS = new Set([...WRITTEN_JOB_WORDS].map(fold));
+/** Never corrected: the job words and the words of the knowledge base's place names ("DACH", "Nordics"). */
+const KNOWN_WORDS = new Set([...WRITTEN_JOB_WORDS, ...placeWords()]);
 
 /** Location filters stand for one another (a city or country or near set explicitly wins over a place read), as do since and until. */
 const FAMILIES: Record<string, string[]> = {
@@ -206,7 +217,7 @@ function withoutFindings(text: string, findings: Finding[]): string {
     at = f.end;
   }
   out += text.slice(at);
-  const tidy = out.replace(/\s+([,;.])/g, "$1").replace(/(^|\s)[,;.-]+(?=\s|$)/g, " ").replace(/\s+/g, " ").trim();
+  const tidy = out.replace(/\s+([,;.])/g, "$1").replace(/(^|\s)[,;.-]+(?=\s|$)/g, " ").replace(/\s+/g, " ").replace(/([,;])(?:\s*[,;])+/g, "$1").trim();
   // A connective or comma left at an edge by removed conditions ("senior or lead …" → "or …") goes too.
-  return tidy.replace(/^(?:(?:or|and)\b|[,;])\s*|\s*(?:\b(?:or|and)|[,;])$/gi, "");
+  return tidy.replace(/^(?:(?:or|and)\b|[,;])\s*|\s*(?:\b(?:or|and)|[,;])$/gi, "").replace(/^[\s,;]+|[\s,;]+$/g, "");
 }

@@ -13,8 +13,8 @@ import { seededRandom } from "./stats.ts";
 
 export interface MixBody {
   q: string;
-  city?: string;
-  country?: string;
+  city?: string | string[];
+  country?: string | string[];
   source?: string;
   since?: string;
   until?: string;
@@ -105,7 +105,7 @@ export function peerMix(bodies: MixBody[]): { bodies: MixBody[]; dropped: number
   for (const body of bodies) {
     const { q, top_k, offset, detail } = body;
     const kept: MixBody = { q, top_k, ...(offset !== undefined ? { offset } : {}), ...(detail ? { detail } : {}) };
-    for (const name of PEER_FILTERS) if (body[name] !== undefined) kept[name] = body[name];
+    for (const name of PEER_FILTERS) if (body[name] !== undefined) (kept as unknown as Record<string, unknown>)[name] = body[name];
     const all = Object.keys(body).filter((key) => FILTER_NAMES.has(key)).length;
     if (Object.keys(kept).filter((key) => FILTER_NAMES.has(key)).length < all) dropped++;
     const key = JSON.stringify(kept);

@@ -119,9 +119,21 @@ test("--sort relevance, --min-score and --no-collapse reach the service", async 
   expect((await run("--no-collapse")).length).toBeGreaterThanOrEqual(byRelevance.length);
 });
 
+test("--city and --country given again search any of their values; once, exactly that one", async () => {
+  const cities = async (...extra: string[]) => {
+    const { stdout, code } = await runCli(["search", "engineer", "--top-k", "100", "--json", ...extra, ...connection()]);
+    expect(code).toBe(0);
+    return new Set((JSON.parse(stdout) as { results: Array<{ city: string }> }).results.map((job) => job.city));
+  };
+  expect(await cities("--city", "Berlin", "--city=London")).toEqual(new Set(["Berlin", "London"]));
+  expect(await cities("--country", "DE", "--country", "CH")).toEqual(new Set(["Berlin", "Zürich"]));
+  expect(await cities("--city", "Berlin")).toEqual(new Set(["Berlin"]));
+});
+
 test.each([
   [["--api-key", "wrong"], "error [AUTH_INVALID_KEY]: Invalid API key"],
   [["--country", "germany"], "error [INVALID_PARAMETER]: country must be two uppercase letters"],
+  [["--country", "DE", "--country", "de"], "error [INVALID_PARAMETER]: country must be two uppercase letters"],
   [["--top-k", "many"], "error [INVALID_PARAMETER]: top_k must be an integer"],
 ])("prints error [CODE]: message and exits 1 for %p", async (extra, message) => {
   const { stderr, code } = await runCli(["search", "nurse", "--url", t.url, ...extra], { JOBSEARCH_API_KEY: t.apiKey });

@@ -99,6 +99,20 @@ describe("search_jobs", () => {
     expect(rest.results).toHaveLength(2);
   });
 
+  test("takes city and country as lists, like REST's arrays; a bad value in a list is refused as a single one is", async () => {
+    const args = { city: ["Berlin", "London"], country: ["DE", "GB"], top_k: 50 };
+    const result = await client.callTool({ name: "search_jobs", arguments: { query: "engineer", ...args } });
+    expect(result.isError).toBeFalsy();
+    const { results } = result.structuredContent as { results: Array<{ city: string }> };
+    expect(new Set(results.map((job) => job.city))).toEqual(new Set(["Berlin", "London"]));
+    const rest = await fetch(`${t.url}/v1/search`, { method: "POST", headers: { "x-api-key": t.apiKey }, body: JSON.stringify({ q: "engineer", ...args }) })
+      .then((r) => r.json() as Promise<{ results: unknown[] }>);
+    expect(results).toEqual(rest.results as typeof results);
+    const bad = await client.callTool({ name: "search_jobs", arguments: { query: "engineer", country: ["DE", "de"] } });
+    expect(bad.isError).toBe(true);
+    expect(bad.content).toEqual([{ type: "text", text: "country must be two uppercase letters (ISO 3166-1 alpha-2), e.g. US" }]);
+  });
+
   test.each([
     [{}, "query is required"],
     [{ query: "" }, "query is required"],

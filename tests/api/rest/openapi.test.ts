@@ -122,10 +122,13 @@ describe("the documented examples are true", () => {
   const get = (query: string) => fetch(`${t.url}/v1/search?${query}`, { headers: { "x-api-key": t.apiKey } });
 
   test("the server reads every documented parameter (a wrong type is a 400 naming it)", async () => {
-    const properties = doc.components.schemas.SearchParameters.properties as Record<string, { type?: string; enum?: string[] }>;
+    type Property = { type?: string; enum?: string[]; anyOf?: Property[] };
+    const properties = doc.components.schemas.SearchParameters.properties as Record<string, Property>;
     for (const [name, schema] of Object.entries(properties)) {
       if (name === "q") continue;
-      const wrong = schema.enum ? "nope" : schema.type === "string" ? 12345 : "nope";
+      // city and country: a string or a list of them.
+      const text = schema.type === "string" || schema.anyOf?.some((option) => option.type === "string");
+      const wrong = schema.enum ? "nope" : text ? 12345 : "nope";
       const response = await post(JSON.stringify({ q: "nurse", [name]: wrong }));
       const body = (await response.json()) as { error: string; error_code: string };
       expect({ name, status: response.status, code: body.error_code }).toEqual({ name, status: 400, code: "INVALID_PARAMETER" });

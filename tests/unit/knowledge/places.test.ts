@@ -4,6 +4,7 @@ import { join } from "node:path";
 import * as knowledge from "../../../server/knowledge/knowledge.ts";
 import { KNOWLEDGE_DIR, KNOWLEDGE_FINGERPRINT, loadKnowledge } from "../../../server/knowledge/knowledge.ts";
 import { countryCode, countryLookup, countryNames, usState } from "../../../server/places/countries.ts";
+import { locatePlace } from "../../../server/places/gazetteer.ts";
 import { findPlaces, placeIndex, type DataPlaces } from "../../../server/places/in-query.ts";
 import { KNOWN_CURRENCIES, toUsd } from "../../../server/salary/salary.ts";
 import { jobsSchema } from "../../../server/store/schema.ts";
@@ -26,7 +27,7 @@ const index = (code: string) => knowledge.COUNTRIES.findIndex((c) => c.code === 
 describe("the default places, notions and rates", () => {
   test("load, and the exports are their values", () => {
     const loaded = loadKnowledge(KNOWLEDGE_DIR);
-    for (const name of ["COUNTRIES", "US_STATES", "CITY_ALIASES", "CJK_CITY_NAMES", "NOTIONS", "CURRENCY_RATES"] as const) {
+    for (const name of ["COUNTRIES", "US_STATES", "CITY_ALIASES", "CJK_CITY_NAMES", "REGIONS", "NOTIONS", "CURRENCY_RATES"] as const) {
       expect(loaded[name]).toEqual(knowledge[name]);
     }
     expect(knowledge.COUNTRIES).toHaveLength(250);
@@ -82,6 +83,48 @@ describe("adding a city short form is editing places.json", () => {
     expect(found("nurse in nederland", copy)).toEqual([{ phrase: "in nederland", filters: { country: "NL" }, confident: true }]);
     // The rest reads as before.
     expect(found("engineer in boston, holland", copy)).toEqual(found("engineer in boston, holland"));
+  });
+});
+
+describe("adding a region is editing places.json", () => {
+  const facets: DataPlaces = { cityCounts: [{ city: "Boston", country: "US", postings: 40 }, { city: "Amsterdam", country: "NL", postings: 12 }], located: new Set(["Boston", "Amsterdam"]) };
+  const found = (query: string, names?: Parameters<typeof placeIndex>[1]) =>
+    findPlaces(query, placeIndex(facets, names), () => 0, () => false).map(({ phrase, filters }) => ({ phrase, filters }));
+
+  test("a copy with a grouping of countries and a metro area: findPlaces reads both as the data's countries and cities, the default knowledge neither", () => {
+    const dir = copyWith({
+      [PLACES]: (json) => {
+        json.REGIONS.push({ name: "Low Countries", aliases: ["lowlands"], countries: ["NL", "BE", "LU"] });
+        json.REGIONS.push({ name: "Amsterdam Metropolitan Area", aliases: ["amsterdam area"], around: "Amsterdam, NL", radius_km: 30 });
+      },
+    });
+    expect(found("engineer in the lowlands")).toEqual([]);
+    const copy = loadKnowledge(dir);
+    expect(found("engineer in the lowlands", copy)).toEqual([{ phrase: "in the lowlands", filters: { country: "NL" } }]);
+    expect(found("nurse in the Amsterdam area or Boston", copy)).toEqual([{ phrase: "in the Amsterdam area or Boston", filters: { city: ["Amsterdam", "Boston"] } }]);
+  });
+
+  test("a region is one kind, of known codes and earlier regions; its names are no country's", () => {
+    const region = (i: number) => knowledge.REGIONS.length + i;
+    const message = loadError(
+      copyWith({
+        [PLACES]: (json) => {
+          json.REGIONS.push({ name: "Two Kinds", countries: ["DE"], us_states: ["TX"] });
+          json.REGIONS.push({ name: "Nowhere", countries: ["QQ"], aliases: ["holland"] });
+          json.REGIONS.push({ name: "Later", of: ["Not Yet"] });
+          json.REGIONS.push({ name: "No Radius", around: "Berlin, DE" });
+        },
+      }),
+    );
+    expect(message).toContain(`${PLACES} › REGIONS[${region(0)}]: needs exactly one of countries, of, us_states, around (has countries, us_states)`);
+    expect(message).toContain(`${PLACES} › REGIONS[${region(1)}].countries[0] "QQ": is no country of COUNTRIES`);
+    expect(message).toContain(`${PLACES} › REGIONS[${region(1)}].aliases[0] "holland": is also an alias of NL (COUNTRIES[${index("NL")}])`);
+    expect(message).toContain(`${PLACES} › REGIONS[${region(2)}].of[0] "Not Yet": is no region of countries listed before this one`);
+    expect(message).toContain(`${PLACES} › REGIONS[${region(3)}]: around and radius_km go together`);
+  });
+
+  test("every metro area's centre is a place the gazetteer knows", () => {
+    for (const region of knowledge.REGIONS) if ("around" in region) expect(locatePlace(region.around), region.name).toBeDefined();
   });
 });
 

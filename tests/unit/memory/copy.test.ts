@@ -45,6 +45,9 @@ function filterCases(): Array<{ filters: SearchFilters; inferred?: SearchFilters
   const single: Array<() => { filters: SearchFilters; inferred?: SearchFilters }> = [
     () => ({ filters: { city: pick(present("city")) } }),
     () => ({ filters: { country: pick(present("country")) } }),
+    () => ({ filters: { city: [pick(present("city")), pick(present("city")), "Nowhere"] } }),
+    () => ({ filters: { country: [pick(present("country")), pick(present("country"))] } }),
+    () => ({ filters: {}, inferred: { city: [pick(present("city")), pick(present("city"))], country: [pick(present("country")), "ZZ"] } }),
     () => ({ filters: { source: pick(present("data_source")) } }),
     () => ({ filters: { company: pick(present("company_name")) } }),
     () => ({ filters: { since: ts(pick(["2014-01-01", "2016-06-01", "2019-01-01"])) } }),

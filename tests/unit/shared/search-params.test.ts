@@ -36,6 +36,15 @@ describe("parseSearchRequest", () => {
     expect(parseSearchRequest({ query: "x", offset: 980 }, mcp)).toMatchObject({ offset: 980, topK: 20 });
   });
 
+  test("reads city and country as one value or a list: a list of one is that value, repeats count once, empty values drop", () => {
+    expect(parseSearchRequest({ q: "x", city: "Berlin", country: "DE" }, rest).filters).toEqual({ city: "Berlin", country: "DE" });
+    expect(parseSearchRequest({ q: "x", city: ["Berlin", "Munich", "Berlin", ""], country: ["DE", "AT"] }, rest).filters).toEqual({ city: ["Berlin", "Munich"], country: ["DE", "AT"] });
+    expect(parseSearchRequest({ query: "x", city: ["Berlin"], country: [] }, mcp).filters).toEqual({ city: "Berlin" });
+    expect(parseSearchRequest({ q: "x", city: ["Berlin", "Munich"] }, query).filters).toEqual({ city: ["Berlin", "Munich"] });
+    // A single value stays exact: no comma splits it.
+    expect(parseSearchRequest({ q: "x", city: "Berlin,Munich" }, query).filters).toEqual({ city: "Berlin,Munich" });
+  });
+
   test("reads integers from a query string but not from JSON", () => {
     expect(parseSearchRequest({ q: "x", top_k: "5", offset: "10" }, query)).toMatchObject({ topK: 5, offset: 10 });
     expect(failure({ q: "x", top_k: "5" }).message).toBe("top_k must be an integer");
@@ -56,7 +65,10 @@ describe("parseSearchRequest", () => {
     ["country must be two uppercase letters (ISO 3166-1 alpha-2), e.g. US", { q: "x", country: "de" }],
     ["since must be a valid date, YYYY-MM-DD or YYYY-MM-DD HH:MM:SS", { q: "x", since: "2024-02-30" }],
     ["until must be a valid date, YYYY-MM-DD or YYYY-MM-DD HH:MM:SS", { q: "x", until: "2024-01-01 24:00:00" }],
-    ["city must be a string", { q: "x", city: ["a"] }],
+    ["city must be a string", { q: "x", city: 7 }],
+    ["city must be a string or an array of strings", { q: "x", city: ["a", 7] }],
+    ["country must be two uppercase letters (ISO 3166-1 alpha-2), e.g. US", { q: "x", country: ["DE", "at"] }],
+    ["city takes at most 300 values", { q: "x", city: Array.from({ length: 301 }, (_, i) => `c${i}`) }],
     ["q must be at most 1000 characters", { q: "x".repeat(1001) }],
     ["city must be at most 256 characters", { q: "x", city: "c".repeat(257) }],
     ["q must be valid Unicode text", { q: "\udc00" }],

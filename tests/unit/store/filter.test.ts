@@ -13,6 +13,9 @@ describe("buildWhere", () => {
     [{ city: "100%_x" }, "city = '100%_x'"],
     [{ city: "北京" }, "city = '北京'"],
     [{ city: "a\u0000b", country: "US" }, "false AND country = 'US'"],
+    [{ city: ["Seattle", "Portland"] }, "city IN ('Seattle', 'Portland')"],
+    [{ city: ["O'Hare", "' OR 1=1 --", "a\u0000b"], country: ["GB", "IE"] }, "city IN ('O''Hare', ''' OR 1=1 --') AND country IN ('GB', 'IE')"],
+    [{ city: ["a\u0000b", "c\u0000"] }, "false"],
   ])("%p → %p", (filters, expected) => {
     expect(buildWhere(filters)).toBe(expected);
   });

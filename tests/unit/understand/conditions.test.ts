@@ -43,8 +43,9 @@ describe("conditions of the job", () => {
     ]);
   });
 
-  test("CJK queries are searched as typed", () => {
-    expect(understand("北京 后端工程师")).toMatchObject({ text: "北京 后端工程师", corrected: null, filters: {}, hints: [] });
+  test("CJK queries are not corrected, but the places they name are read", () => {
+    expect(understand("北京 后端工程师")).toMatchObject({ text: "后端工程师", corrected: null, filters: { city: "北京" }, hints: [] });
+    expect(understand("后端工程师")).toMatchObject({ text: "后端工程师", corrected: null, filters: {}, hints: [] });
   });
 });
 
