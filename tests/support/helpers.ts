@@ -80,6 +80,39 @@ export async function runCli(args: string[], env: Record<string, string> = {}) {
   return { stdout, stderr, code };
 }
 
+/**
+ * A CLI command started in the background: `stderrContains` resolves once its stderr has shown the
+ * text (a state it reached, rather than a guess at how long it takes); `done` as runCli's result.
+ */
+export function startCli(args: string[], env: Record<string, string> = {}) {
+  const proc = Bun.spawn(["bun", join(ROOT, "cli/main.ts"), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, MODELS_DIR, NO_COLOR: "1", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let stderr = "";
+  const waiters: Array<{ text: string; resolve: () => void }> = [];
+  const reading = (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of proc.stderr) {
+      stderr += decoder.decode(chunk, { stream: true });
+      for (const w of waiters.filter((w) => stderr.includes(w.text))) w.resolve();
+    }
+  })();
+  const done = Promise.all([new Response(proc.stdout).text(), reading, proc.exited]).then(([stdout, , code]) => ({ stdout, stderr, code }));
+  return {
+    stderrContains(text: string): Promise<void> {
+      if (stderr.includes(text)) return Promise.resolve();
+      return Promise.race([
+        new Promise<void>((resolve) => waiters.push({ text, resolve })),
+        done.then((result) => { throw new Error(`the command ended (exit ${result.code}) without "${text}" on stderr:\n${result.stderr}`); }),
+      ]);
+    },
+    done,
+  };
+}
+
 /** Starts `bun server/main.ts` as a user would and waits for its "ready" log line. */
 export async function spawnServer(dataDir: string, env: Record<string, string> = {}) {
   const proc = Bun.spawn(["bun", join(ROOT, "server/main.ts")], {

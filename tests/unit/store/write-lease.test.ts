@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { connectRedis } from "../../../server/redis.ts";
 import { WriteBusyError, writeLock, type LeaseHolder } from "../../../server/store/write-lease.ts";
 import { fixturePostings } from "../../support/fixtures/postings.ts";
-import { ROOT, runCli, tempDir } from "../../support/helpers.ts";
+import { ROOT, runCli, startCli, tempDir } from "../../support/helpers.ts";
 import { startRedis, type TestRedis } from "../../support/redis.ts";
 
 const dirs: string[] = [];
@@ -33,8 +33,10 @@ test("a local table has one writer at a time; a waiter is told who holds it and 
   expect((busy as Error).message).toMatch(/^another write to this table is running \(load started at \d{4}-\d\d-\d\dT.* by pid \d+ on /);
 
   const told: Array<LeaseHolder | undefined> = [];
-  const second = lock.acquire({ what: "load", onWait: (holder) => told.push(holder) });
-  await Bun.sleep(600);
+  let waiting!: () => void;
+  const waits = new Promise<void>((resolve) => (waiting = resolve));
+  const second = lock.acquire({ what: "load", onWait: (holder) => (told.push(holder), waiting()) });
+  await waits;
   expect(told).toHaveLength(1);
   expect(told[0]?.what).toBe("load");
   await first.release();
@@ -94,10 +96,10 @@ test("cli ingest --no-wait refuses while another writer holds the table, naming 
   expect(refused.code).toBe(1);
   expect(refused.stderr).toMatch(/another write to this table is running \(restore started at .* by pid \d+ on /);
 
-  const waiting = runCli(["ingest", file], { DATA_DIR: dir });
-  await Bun.sleep(2000);
+  const waiting = startCli(["ingest", file], { DATA_DIR: dir });
+  await waiting.stderrContains("waiting for the restore");
   await lease.release();
-  const done = await waiting;
+  const done = await waiting.done;
   expect(done.code).toBe(0);
   expect(done.stderr).toMatch(/waiting for the restore started at .* by pid \d+ on .* to finish \(--no-wait refuses instead\)/);
   expect(done.stdout).toContain(`ingested ${fixturePostings().length} new`);
