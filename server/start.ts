@@ -113,6 +113,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
       writes?.close();
       await limiter.close();
       oauth.close();
+      await store.settle();
       store.close();
       keys.close();
     },

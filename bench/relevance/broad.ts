@@ -73,6 +73,8 @@ export async function runBroad(options: { rebuild: boolean; rounds: number; mode
     console.log(`## Relevance, broad sets: ${queries.length} judged queries (${partCounts(queries)}), ${postings} postings, model ${data.embedder.modelId}, top ${K}\n`);
     console.log(`${broadTable(rows)}\n`);
     console.log(`gap = held-out P@10 minus own P@10; wrong no close match = queries (own / held-out) with P@10 >= 0.5 whose best score is under ${PLAUSIBLE_SCORE}`);
+    const served = outcomes.get("default");
+    if (served) console.log(`\n${calibrationTable(queries, served)}`);
     await writeBroadResults(queries, outcomes, rows, { postings, model: data.embedder.modelId, dataDir: data.dataDir, rounds: options.rounds });
     console.log(`\nwritten to ${RESULTS}`);
   } finally {
@@ -122,6 +124,24 @@ function wrongNoCloseMatch(outcome: QueryOutcome): boolean {
 
 function bestScore(outcome: QueryOutcome): number {
   return outcome.ranked.length === 0 ? Number.NaN : Math.max(...outcome.ranked.map((r) => r.score));
+}
+
+/**
+ * How far the default mode's score can be trusted, per part, over every query's top 10: the relevant
+ * results scored at least PLAUSIBLE_SCORE, the results scored so that are relevant, and the wrong
+ * "no close match" pages.
+ */
+function calibrationTable(queries: BroadQuery[], results: QueryOutcome[]): string {
+  const row = (part: Part) => {
+    const picked = results.filter((_, i) => queries[i]!.part === part);
+    const shown = picked.flatMap((o) => o.ranked.slice(0, K));
+    const relevant = shown.filter((r) => r.relevant);
+    const plausible = shown.filter((r) => r.score >= PLAUSIBLE_SCORE);
+    const share = (n: number, of: number) => (of === 0 ? "–" : `${((100 * n) / of).toFixed(1)}% of ${of}`);
+    return [part, share(relevant.filter((r) => r.score >= PLAUSIBLE_SCORE).length, relevant.length), share(plausible.filter((r) => r.relevant).length, plausible.length), String(picked.filter(wrongNoCloseMatch).length)];
+  };
+  const header = ["part", `relevant results scored >= ${PLAUSIBLE_SCORE}`, `results scored >= ${PLAUSIBLE_SCORE} that are relevant`, "wrong no close match"];
+  return markdownTable(header, [row("own"), row("held-out")]);
 }
 
 function broadTable(rows: Row[]): string {

@@ -6,15 +6,15 @@
  * `--write` puts them (and the first pass's, fitted without the feedback features) into
  * server/rank/weights.json, which the ranker reads, with the KNOWLEDGE_FINGERPRINT they
  * were fitted on. Then the score model: "relevant" over the fused score and the posting's own
- * evidence (SCORE_FEATURES), fitted on the same candidates and on those of the absent occupations'
+ * evidence (SCORE_FEATURES), fitted on the same candidates, on those of the absent occupations'
  * tuning part (all irrelevant), so that the score means the same whether or not the data holds the
- * job (bench/relevance/sets/absent-queries.ts).
+ * job (bench/relevance/sets/absent-queries.ts), and on the broad sets' own parts as the service
+ * answers them (never their held-out parts).
  *   bun bench/relevance/calibrate.ts [--write]
  */
 import { rankCandidates } from "../../server/search/candidates.ts";
 import type { Ranked } from "../../server/rank/rank.ts";
 import { understandQuery } from "../../server/understand/understand.ts";
-import type { SearchRequest } from "../../shared/search.ts";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { KNOWLEDGE_FINGERPRINT } from "../../server/knowledge/knowledge.ts";
@@ -24,10 +24,21 @@ import { ABSENT_QUERIES, absentFromTitles } from "./sets/absent-queries.ts";
 import { openEvalData } from "./dataset.ts";
 import { isRelevant } from "./judge.ts";
 import { QUERIES, type JudgedQuery } from "./sets/queries.ts";
+import { BROAD_A } from "./sets/broad-a.ts";
+import { BROAD_B } from "./sets/broad-b.ts";
+import { broadKind } from "./broad.ts";
+import { understandRequest } from "../../server/search/echo.ts";
+import { parseSearchRequest, type SearchRequest } from "../../shared/search.ts";
 
 const NAMES = FEATURE_NAMES;
+/** Query numbers of the broad own parts start here (after the first set's and the absent occupations'). */
+const BROAD_OFFSET = 10_000;
+const BROAD_OWN = [...BROAD_A, ...BROAD_B];
+/** How much a broad query's candidate counts in the score model beside a first-set one. */
+const BROAD_WEIGHT = Number(Bun.env.BROAD_WEIGHT ?? 0.5);
+
 /** `weight`: how much the sample counts in the fit (1 unless said). */
-type Sample = { query: number; x: number[]; y: number; weight?: number };
+type Sample = { query: number; x: number[]; y: number; weight?: number; absent?: boolean };
 
 const data = await openEvalData(Bun.env);
 const deps = { store: data.store, embedder: data.embedder };
@@ -59,11 +70,11 @@ const SCORE_NAMES = ["fused", ...SCORE_FEATURES] as const;
 /** The candidates of each query the score model is fitted on: two pages of ten. */
 const SHOWN = 20;
 /**
- * How much an absent occupation's candidate counts beside a judged one: they are fewer (24 queries
- * beside 98) and the goal for them is strict (every result under 0.5), not an average. The smallest
- * weight (of 3, 4, 6, 8, 12) that puts every result of the tuning part under 0.5.
+ * How much an absent occupation's candidate counts beside a judged one: they are fewer than the
+ * judged queries and the goal for them is strict (every result under 0.5), not an average. The
+ * smallest of these weights that puts every result of the tuning part under 0.5.
  */
-const ABSENT_WEIGHT = 8;
+const ABSENT_WEIGHTS = [8, 12, 16, 24, 32, 48];
 const scoreSample = (query: number, candidate: Ranked, y: number, fusedWeights: number[]): Sample => ({
   query, y, x: [predict(fusedWeights, vector(candidate)), ...SCORE_FEATURES.map((name) => candidate.features![name])],
 });
@@ -75,12 +86,35 @@ rankedByQuery.forEach((ranked, q) => ranked.slice(0, SHOWN).forEach((c) => score
 const { absent } = absentFromTitles(ABSENT_QUERIES, data.records.map((record) => record.job_title ?? ""));
 for (const [i, judged] of absent.filter((q) => !q.heldOut).entries()) {
   const ranked = await rankAsTyped(request({ query: judged.query, kind: "keyword", relevant: /$^/i }));
-  for (const c of ranked.slice(0, SHOWN)) scoreSamples.push({ ...scoreSample(QUERIES.length + i, c, 0, weights), weight: ABSENT_WEIGHT });
+  for (const c of ranked.slice(0, SHOWN)) scoreSamples.push({ ...scoreSample(QUERIES.length + i, c, 0, weights), absent: true });
 }
-const scoreWeights = fitWith(scoreSamples, SCORE_NAMES.length);
+// And on the broad sets' own parts as the service answers them (conditions read, long requests,
+// mixed Chinese): the score must mean the same for every kind of query. Their held-out parts stay unseen.
+// A query that is only conditions has no features to fit (every posting meeting them scores JOBLESS_SCORE).
+const byUrl = new Map(data.records.map((record) => [record.job_url, record]));
+let broadQueries = 0;
+for (const [i, judged] of BROAD_OWN.entries()) {
+  const parsed = parseSearchRequest({ q: judged.query, top_k: 10, detail: "full" }, "post");
+  const { request: served, understanding } = await understandRequest(deps, { ...parsed, filters: judged.filters ?? {} });
+  if (understanding.jobless) continue;
+  broadQueries++;
+  const ranked = await rankCandidates(deps, served, understanding);
+  for (const c of ranked.slice(0, SHOWN)) {
+    const relevant = isRelevant(judged, judged.fields ? (byUrl.get(c.row.job_url) ?? c.row) : c.row);
+    scoreSamples.push({ ...scoreSample(BROAD_OFFSET + i, c, relevant ? 1 : 0, weights), weight: BROAD_WEIGHT });
+  }
+}
+console.log(`score model: ${QUERIES.length} first-set queries, ${broadQueries} broad own-part queries, ${absent.filter((q) => !q.heldOut).length} absent occupations`);
+const absentBelowHalf = (w: number[]) => scoreSamples.every((s) => !s.absent || predict(w, s.x) < 0);
+let scoreWeights: number[] = [];
+for (const absentWeight of ABSENT_WEIGHTS) {
+  scoreWeights = fitWith(scoreSamples.map((s) => (s.absent ? { ...s, weight: absentWeight } : s)), SCORE_NAMES.length);
+  console.log(`absent occupations weighted ${absentWeight}: every result of the tuning part under 0.5: ${absentBelowHalf(scoreWeights)}`);
+  if (absentBelowHalf(scoreWeights)) break;
+}
 console.log("score weights (bias first):", Object.fromEntries([["bias", scoreWeights[0]], ...SCORE_NAMES.map((n, i) => [n, scoreWeights[i + 1]])].map(([k, v]) => [k, Math.round((v as number) * 100) / 100])));
 console.log(`score calibration (predicted → observed): ${calibrationTable(scoreSamples, scoreWeights)}`);
-const judgedSamples = scoreSamples.filter((s) => s.query < QUERIES.length);
+const judgedSamples = scoreSamples.filter((s) => s.query < QUERIES.length || s.query >= BROAD_OFFSET);
 const byFused = [0, 1, ...SCORE_FEATURES.map(() => 0)];
 console.log(`in-sample P@10 ordered by the fused score: ${JSON.stringify(mergeFolds([precisionAt10(judgedSamples, byFused)]))}, by the score: ${JSON.stringify(mergeFolds([precisionAt10(judgedSamples, scoreWeights)]))}`);
 if (process.argv.includes("--write")) {
@@ -88,7 +122,7 @@ if (process.argv.includes("--write")) {
     Object.fromEntries([["bias", w[0]!], ...names.map((n, i) => [n, w[i + 1]!])].map(([k, v]) => [k, Math.round((v as number) * 100) / 100]));
   const file = join(import.meta.dir, "../../server/rank/weights.json");
   const fitted = {
-    comment: "Fitted by `bun bench/relevance/calibrate.ts --write` (logistic regression over the judged queries' candidates); firstPass without the feedback features; score over the fused score and the posting's own evidence, with the absent occupations' tuning part.",
+    comment: "Fitted by `bun bench/relevance/calibrate.ts --write` (logistic regression over the judged queries' candidates); firstPass without the feedback features; score over the fused score and the posting's own evidence, with the absent occupations' tuning part and the broad sets' own parts as served.",
     knowledge: KNOWLEDGE_FINGERPRINT,
     firstPass: named(fitWith(samples.map((s) => ({ ...s, x: s.x.slice(0, FIRST_PASS_NAMES.length) })), FIRST_PASS_NAMES.length), FIRST_PASS_NAMES),
     full: named(weights, NAMES),
@@ -205,7 +239,7 @@ function precisionAt10(test: Sample[], w: number[]): Map<string, number[]> {
   const queries = new Set(test.map((s) => s.query));
   for (const q of queries) {
     const top = test.filter((s) => s.query === q).sort((a, b) => predict(w, b.x) - predict(w, a.x)).slice(0, 10);
-    const kind = QUERIES[q]!.kind;
+    const kind = q >= BROAD_OFFSET ? `broad ${broadKind(BROAD_OWN[q - BROAD_OFFSET]!)}` : QUERIES[q]!.kind;
     byKind.set(kind, [...(byKind.get(kind) ?? []), top.filter((s) => s.y).length / 10]);
   }
   return byKind;

@@ -25,9 +25,10 @@ export function createMemoryCopyHolder(table: lancedb.Table, options: MemoryCopy
   let held: MemoryCopy | undefined;
   let building: Promise<void> | undefined;
   let skipped: { version: number; reason: string } | undefined;
+  let stopped = false;
 
   const build = async (): Promise<void> => {
-    for (let attempt = 0; attempt < 3; attempt++) {
+    for (let attempt = 0; attempt < 3 && !stopped; attempt++) {
       const version = await table.version();
       if (held?.version === version || skipped?.version === version) return;
       const postings = await table.countRows();
@@ -50,6 +51,7 @@ export function createMemoryCopyHolder(table: lancedb.Table, options: MemoryCopy
     }
   };
   const start = (): Promise<void> => {
+    if (stopped) return Promise.resolve();
     building ??= build()
       .catch((error: unknown) => options.log?.("hot path build failed", { error: error instanceof Error ? error.message : String(error) }))
       .finally(() => (building = undefined));
@@ -59,7 +61,7 @@ export function createMemoryCopyHolder(table: lancedb.Table, options: MemoryCopy
   return {
     at(version) {
       if (held?.version === version) return held;
-      if (options.maxPostings > 0 && skipped?.version !== version) void start();
+      if (options.maxPostings > 0 && !stopped && skipped?.version !== version) void start();
       return undefined;
     },
     async warm() {
@@ -67,11 +69,15 @@ export function createMemoryCopyHolder(table: lancedb.Table, options: MemoryCopy
       // A build already under way may have read an older version and be past its last look at the table:
       // wait for it, then build again until the current version is held (or skipped).
       // A closed table (the server stopped meanwhile) ends the wait as a failed build does.
-      for (let attempt = 0; attempt < 3; attempt++) {
+      for (let attempt = 0; attempt < 3 && !stopped; attempt++) {
         const version = await table.version().catch(() => undefined);
         if (version === undefined || held?.version === version || skipped?.version === version) return;
         await start();
       }
+    },
+    async stop() {
+      stopped = true;
+      await building;
     },
     state() {
       if (held) return { version: held.version, postings: held.postings, bytes: held.bytes };

@@ -1,4 +1,5 @@
 import { cjkBigrams, foldedWords } from "../text/fold.ts";
+import { withoutGenericCjk } from "../text/query-tokens.ts";
 import type { CandidateRow } from "../store/store.ts";
 import type { Features, RankingQuery } from "./features.ts";
 import FITTED from "./similar-weights.json" with { type: "json" };
@@ -38,7 +39,7 @@ export interface TitleHead {
  */
 export function titleHead(title: string): TitleHead {
   const role = (title.split(ROLE_BREAK).find((part) => /\p{L}/u.test(part)) ?? title).replace(/[(（［\[][^)）］\]]*[)）］\]]?/g, " ");
-  const cjk = role.replace(CJK_GENERIC, " ");
+  const cjk = withoutGenericCjk(role);
   const pairs = cjkBigrams(cjk);
   const words = foldedWords(role.replace(/[\u3400-\u9fff]+/g, " ")).filter((word) => !SENIORITY.has(word));
   return { words: pairs.length > 0 ? [] : words.slice(-2), pairs };
@@ -93,8 +94,6 @@ export const SIMILARITY_FEATURES = ["titleSimilarity", "bestSimilarity", "headMa
 const LANGUAGE_MISMATCH = -3;
 /** Where a title's roles part ("A / B", "A, B", "A - team"). */
 const ROLE_BREAK = /\s\/\s|\/|,|、|;|\||:|\s[-–]\s/;
-/** Words of a Chinese title that any role has: levels, "engineer", "development", "intern", "expert", "lead". */
-const CJK_GENERIC = /高级|资深|初级|中级|初中级|实习生|实习|工程师|开发|研发|专家|负责人|方向|岗位|招聘|等/g;
 /** Folded seniority words, which say how senior and not which job. */
 const SENIORITY = new Set(["senior", "sr", "junior", "jr", "lead", "princip", "staff", "mid", "level", "entri", "head", "chief", "experienc", "intern"]);
 

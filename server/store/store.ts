@@ -41,6 +41,8 @@ export interface MemoryCopyHolder {
   /** Settles when the current version is held (or will not be). */
   warm(): Promise<void>;
   state(): MemoryCopyState;
+  /** Starts no more builds and waits for the one under way: the table may then be closed. */
+  stop(): Promise<void>;
 }
 
 /** The in-memory copy of one table version: StoreReader's nearest and keyword, without descriptions. */
@@ -195,6 +197,8 @@ export interface JobStore extends StoreReader, StoreWriter, StoreAdmin {
   readonly table: lancedb.Table;
   /** Where the table lives (its folder or object-store URI). */
   readonly location: TableLocation;
+  /** Stops the background work on the table (the in-memory copy's builds) and waits for it: call before close. */
+  settle(): Promise<void>;
   close(): void;
 }
 
@@ -288,6 +292,7 @@ async function createStore(db: lancedb.Connection, table: lancedb.Table, locatio
     ...createReader(table, termStats, vectorIndex, copies),
     ...createWriter(table, location, termStats),
     ...createAdmin(table, location, vectorIndex),
+    settle: async () => copies?.stop(),
     close() {
       table.close();
       db.close();
