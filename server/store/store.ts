@@ -1,9 +1,7 @@
-import type { Posting } from "../../shared/job.ts";
-import type { FilterValues } from "../../shared/search.ts";
+import type { JobResult, Posting } from "../../shared/job.ts";
+import type { FilterValues, SearchFilters } from "../../shared/search.ts";
 import { existsSync } from "node:fs";
 import * as lancedb from "@lancedb/lancedb";
-import type { JobResult } from "../../shared/job.ts";
-import type { SearchFilters } from "../../shared/search.ts";
 import type { RowTerms } from "../text/rank-terms.ts";
 import { createAdmin, vectorIndexPresence } from "./indexes.ts";
 import { createReader } from "./read.ts";
