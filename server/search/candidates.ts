@@ -77,7 +77,19 @@ export async function rankCandidates(deps: RetrievalDeps, request: SearchRequest
     else candidates.set(row.id, { row, cosine: vector ? dot(vector, row.vector) : 0, bm25: score, bm25Rank: i + 1, vectorRank: null });
   });
   const similar = request.similarTo && { cjk: request.similarTo.cjk ?? false, head: titleHead(request.similarTo.title ?? request.query) };
-  return scoreCandidates([...candidates.values()], query, mode, understanding, () => stopIfLate(deadline, "rank"), similar);
+  const ranked = scoreCandidates([...candidates.values()], query, mode, understanding, () => stopIfLate(deadline, "rank"), similar);
+  return understanding.jobless ? statedFirst(ranked, request.inferred ?? {}) : ranked;
+}
+
+/**
+ * For a query of conditions only, the postings whose own fields state an inferred condition
+ * (employment type FULL_TIME, seniority senior) before those that meet it otherwise (no type stated, a
+ * word of the title), newest first within each: the surest matches first.
+ */
+function statedFirst(ranked: Ranked[], inferred: SearchRequest["filters"]): Ranked[] {
+  const states = (wanted: string[] | undefined, value: string | null | undefined) => (value && wanted?.includes(value) ? 1 : 0);
+  const stated = (row: Ranked["row"]) => states(inferred.employment_type, row.employment_type) + states(inferred.seniority, row.seniority_level);
+  return ranked.map((r, i) => ({ r, i, s: stated(r.row) })).sort((a, b) => b.s - a.s || a.i - b.i).map(({ r }) => r);
 }
 
 /**

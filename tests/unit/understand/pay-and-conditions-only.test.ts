@@ -117,6 +117,7 @@ describe("over a real server", () => {
         country: c === 0 ? "GB" : "DE",
         company_name: `Firm ${c}${k}${p}`,
         base_salary: `${pay}.00-${pay + 20_000}.00 ${c === 0 ? "GBP" : "EUR"}/YEAR`,
+        employment_type: p === 2 ? "FULL_TIME" : null,
         job_url: `https://jobs.example.com/pay/${c}${k}${p}`,
         job_description: `${title} wanted in ${city}. Join a friendly team.`,
       })),
@@ -155,6 +156,14 @@ describe("over a real server", () => {
     // The same conditions typed as filters score the same.
     const typed = await post({ q: "jobs", city: "Berlin" });
     expect(typed.results.map((r) => [r.job_url, r.score])).toEqual(page.results.map((r) => [r.job_url, r.score]));
+  });
+
+  test("conditions only: postings whose fields state the condition come first", async () => {
+    const page = await post({ q: "full-time jobs in Berlin" });
+    expect(page.query.applied_filters).toEqual({ employment_type: ["FULL_TIME"], city: "Berlin" });
+    // Every Berlin posting meets "full-time" (those stating no type included); the four that state it lead.
+    expect(page.results.length).toBe(12);
+    expect(page.results.slice(0, 4).map((r) => r.base_salary)).toEqual(Array(4).fill("160000.00-180000.00 EUR/YEAR"));
   });
 
   test("a job named with the conditions is still judged on the job", async () => {
