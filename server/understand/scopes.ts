@@ -37,16 +37,17 @@ const BEFORE = /\b(?:ideally|preferably|prefer(?:s|ring)?|if\s+possible|nice\s+t
 /** Words that make what precedes them (in the clause) a wish. */
 const AFTER = /\b(?:preferred|(?:is\s+|would\s+be\s+)?a\s+(?:plus|bonus)|(?:is\s+)?nice\s+to\s+have|if\s+possible|optional|welcome)\b/gi;
 
-const BOUNDARY = /[.;!?,]|\bbut\b/g;
+/** Where a clause ends: a comma, ".", ";", "!", "?" or "but". */
+const BOUNDARY = String.raw`[.;!?,]|\bbut\b`;
 
 function clauseEnd(text: string, from: number): number {
-  BOUNDARY.lastIndex = from;
-  const next = BOUNDARY.exec(text);
-  return next ? next.index : text.length;
+  const next = new RegExp(BOUNDARY, "g");
+  next.lastIndex = from;
+  return next.exec(text)?.index ?? text.length;
 }
 
 function clauseStart(text: string, before: number): number {
   let start = 0;
-  for (const match of text.slice(0, before).matchAll(BOUNDARY)) start = match.index + match[0].length;
+  for (const match of text.slice(0, before).matchAll(new RegExp(BOUNDARY, "g"))) start = match.index + match[0].length;
   return start;
 }

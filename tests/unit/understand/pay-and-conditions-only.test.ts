@@ -54,6 +54,14 @@ describe("wishes and alternatives", () => {
     expect(understand("not remote, java developer").filters).toEqual({ remote: false });
   });
 
+  test("a wish after its words reaches back to its clause only, whatever was read before", () => {
+    // A wish read before once left its scanner where the next query's clause start was looked for.
+    expect(understand(`go developer, ideally senior and working with a team that ${"cares about code review and ".repeat(4)}testing.`).hints).toHaveLength(1);
+    const u = understand("Find a Go engineer. It must be remote, since the user lives far away. Distributed systems work preferred.");
+    expect(u.filters).toEqual({ remote: true });
+    expect(u.hints).toEqual([]);
+  });
+
   test("a requirement beside a wish still filters", () => {
     expect(understand("senior java developer in London, remote a plus").filters).toEqual({ seniority: ["senior"], city: "London" });
   });
