@@ -4,7 +4,7 @@ import { dirname, isAbsolute, join } from "node:path";
 import { z } from "zod";
 import { AppError, isErrorCode } from "../shared/errors.ts";
 import { CityCountsSchema, JobResponseSchema, SearchResponseSchema, type CityCounts, type JobResponse, type SearchResponse } from "../shared/search.ts";
-import { SEARCH_PARAMS, type ParamSpec } from "../shared/search-params.ts";
+import { isRepeatable } from "../shared/search-params.ts";
 
 export interface ClientSettings {
   url: string;
@@ -125,7 +125,7 @@ export function similarRemote(settings: ClientSettings, id: string, params: Reco
   // A list is comma-separated on GET, but a repeatable one (city, country) repeats its parameter.
   const query = new URLSearchParams(Object.entries(params).flatMap(([name, value]): Array<[string, string]> =>
     !Array.isArray(value) ? [[name, String(value)]]
-    : (SEARCH_PARAMS as Record<string, ParamSpec<unknown>>)[name]?.repeatable ? value.map((item) => [name, String(item)])
+    : isRepeatable(name) ? value.map((item) => [name, String(item)])
     : [[name, value.join(",")]]));
   return call(SearchResponseSchema, settings, "GET", `/v1/jobs/${encodeURIComponent(id)}/similar?${query}`);
 }

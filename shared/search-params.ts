@@ -217,6 +217,11 @@ export const SEARCH_PARAMS = {
   }),
 };
 
+/** Whether GET (and the CLI) may give this parameter several times for a list (city, country). */
+export function isRepeatable(name: string): boolean {
+  return (SEARCH_PARAMS as Record<string, ParamSpec<unknown>>)[name]?.repeatable === true;
+}
+
 export type SearchParamName = keyof typeof SEARCH_PARAMS;
 type Value<K extends SearchParamName> = NonNullable<ReturnType<(typeof SEARCH_PARAMS)[K]["read"]>>;
 type FilterName = { [K in SearchParamName]: (typeof SEARCH_PARAMS)[K] extends { filter: FilterPredicate } ? K : never }[SearchParamName];

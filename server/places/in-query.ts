@@ -1,7 +1,8 @@
 import { PLACE_LIST_MAX_ITEMS } from "../../shared/search-params.ts";
 import { nameWords } from "../text/words.ts";
 import { nameKey } from "./names.ts";
-import { CJK_NAME, type DataPlaces, type Place, type PlaceIndex } from "./place-index.ts";
+import { hasCjk } from "../text/fold.ts";
+import type { DataPlaces, Place, PlaceIndex } from "./place-index.ts";
 import { regionFilter } from "./regions.ts";
 
 export { placeIndex, placeWords, type DataPlaces, type PlaceIndex, type PlaceNames } from "./place-index.ts";
@@ -79,7 +80,7 @@ function namedPlaces(text: string, index: PlaceIndex, wordDocs: (word: string) =
     for (let n = Math.min(index.longest, words.length - i); n >= 1; n--) {
       const name = words.slice(i, i + n).map((w) => w.key).join(" ");
       const place = index.names.get(name);
-      if (place === undefined || CJK_NAME.test(name)) continue;
+      if (place === undefined || hasCjk(name)) continue;
       const before = text.slice(0, words[i]!.start);
       const lead = LEAD.exec(before);
       const start = lead ? before.length - lead[0].length : words[i]!.start;

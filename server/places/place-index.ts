@@ -1,5 +1,6 @@
 import { CITY_ALIASES, CJK_CITY_NAMES, COUNTRIES, REGIONS, US_STATES, type Knowledge, type Region } from "../knowledge/knowledge.ts";
 import { countryNames } from "./countries.ts";
+import { hasCjk } from "../text/fold.ts";
 import { nameWords, writtenWords } from "../text/words.ts";
 import { nameKey } from "./names.ts";
 
@@ -58,9 +59,6 @@ export function placeWords(names: PlaceNames = KNOWLEDGE_NAMES): Set<string> {
   return new Set(all.flatMap(writtenWords));
 }
 
-/** Letters of the CJK scripts: a name written in them is found inside text without spaces. */
-export const CJK_NAME = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-
 // --- internal ---
 
 /** A name's key as query words make it: nameKey's, its words joined by one space ("Asia-Pacific" → "asia pacific"). */
@@ -92,7 +90,8 @@ function build(facets: DataPlaces, known: PlaceNames): PlaceIndex {
     const english = known.CJK_CITY_NAMES[city];
     if (english) add(english, place);
     for (const alias of known.CITY_ALIASES[city] ?? []) add(alias, place);
-    if (CJK_NAME.test(city)) cjk.set(city, place);
+    // A name in a CJK script is found inside text without spaces.
+    if (hasCjk(city)) cjk.set(city, place);
   }
   for (const [code, aliases] of countryNames(known.COUNTRIES)) {
     const place: Place = { kind: "country", country: code, postings: byCountry.get(code) ?? 0 };

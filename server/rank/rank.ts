@@ -32,18 +32,9 @@ export interface Ranked {
   vectorRank: number | null;
 }
 
-/** What the query's words say of the job (understand/): it names one outright, or none remains. */
-export interface QueryJob {
-  namesJob: boolean;
-  jobless: boolean;
-}
-
-/** Every posting meeting the conditions of a query that names no job answers it: the score says so, and the newest come first. */
-export const JOBLESS_SCORE = 0.9;
-
 /**
- * The candidates best first (equal scores by id, so pages stay stable). `job`: what the words say of
- * the job (understand/). `checkpoint` is called between steps and every few candidates, and
+ * The candidates best first (equal scores by id, so pages stay stable). `namesJob`: the query names a
+ * job outright (understand/). `checkpoint` is called between steps and every few candidates, and
  * throws to stop a search that ran out of time. `similar`: the query is a posting's title, for its
  * similar jobs (`cjk`: the posting is written in a CJK script); hybrid candidates then score by similarity.ts.
  */
@@ -51,16 +42,11 @@ export function scoreCandidates(
   candidates: Candidate[],
   query: RankingQuery,
   mode: Retrieval,
-  job: QueryJob,
+  namesJob: boolean,
   checkpoint: () => void = () => {},
   similar?: { cjk: boolean; head: TitleHead },
 ): Ranked[] {
-  const { namesJob, jobless } = job;
   checkpoint();
-  if (jobless) {
-    const matches = candidates.map((c) => ({ row: c.row, score: JOBLESS_SCORE, fused: 0, bm25Rank: c.bm25Rank, vectorRank: c.vectorRank }));
-    return matches.sort((a, b) => compareText(b.row.publish_time, a.row.publish_time) || compareText(a.row.id, b.row.id));
-  }
   let bestCosine = -1;
   let bestBm25 = 0;
   for (const c of candidates) {

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { AppError, invalidParameter } from "../../shared/errors.ts";
 import { parseSearchRequest, type CityCounts, type JobResponse, type SearchResponse } from "../../shared/search.ts";
-import { SEARCH_PARAMS, type ParamSpec } from "../../shared/search-params.ts";
+import { isRepeatable } from "../../shared/search-params.ts";
 import type { KeyStore } from "../auth/api-keys.ts";
 import { requireApiKey } from "../auth/guard.ts";
 import { readBodyText } from "../http/body-limit.ts";
@@ -117,7 +117,7 @@ function queryParameters(url: URL): Record<string, unknown> {
   const raw: Record<string, unknown> = {};
   for (const key of new Set(url.searchParams.keys())) {
     const values = url.searchParams.getAll(key);
-    if (values.length > 1 && !(SEARCH_PARAMS as Record<string, ParamSpec<unknown>>)[key]?.repeatable) throw invalidParameter(`${key} must be given once`);
+    if (values.length > 1 && !isRepeatable(key)) throw invalidParameter(`${key} must be given once`);
     raw[key] = values.length > 1 ? values : values[0];
   }
   return raw;

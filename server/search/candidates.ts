@@ -5,7 +5,7 @@ import { withoutGenericCjk } from "../text/query-tokens.ts";
 import type { Embedder } from "../embedding/embedder.ts";
 import { rankingQuery } from "../rank/features.ts";
 import { keywordClauses, STRONG_EXPANSION_WEIGHT } from "../rank/keyword-query.ts";
-import { scoreCandidates, type Candidate, type Ranked } from "../rank/rank.ts";
+import { compareText, scoreCandidates, type Candidate, type Ranked } from "../rank/rank.ts";
 import { titleHead } from "../rank/similarity.ts";
 import type { JobStore } from "../store/store.ts";
 import { idf } from "../store/term-stats.ts";
@@ -17,6 +17,9 @@ import { stopIfLate, type Deadline } from "./deadline.ts";
  * keyword clauses, both retrievers among the postings the filters admit (filters apply inside both),
  * their union ranked (server/rank/).
  */
+
+/** Every posting meeting the conditions of a query that names no job answers it: the score says so. */
+export const JOBLESS_SCORE = 0.9;
 
 /** What a query without a job is embedded as: the same for "jobs in Berlin" and `{q: "jobs", city: "Berlin"}`. */
 const JOBLESS_TEXT = "job";
@@ -76,20 +79,23 @@ export async function rankCandidates(deps: RetrievalDeps, request: SearchRequest
     if (known) Object.assign(known, { bm25: score, bm25Rank: i + 1 });
     else candidates.set(row.id, { row, cosine: vector ? dot(vector, row.vector) : 0, bm25: score, bm25Rank: i + 1, vectorRank: null });
   });
+  if (understanding.jobless) return joblessMatches([...candidates.values()], request.inferred ?? {});
   const similar = request.similarTo && { cjk: request.similarTo.cjk ?? false, head: titleHead(request.similarTo.title ?? request.query) };
-  const ranked = scoreCandidates([...candidates.values()], query, mode, understanding, () => stopIfLate(deadline, "rank"), similar);
-  return understanding.jobless ? statedFirst(ranked, request.inferred ?? {}) : ranked;
+  return scoreCandidates([...candidates.values()], query, mode, understanding.namesJob, () => stopIfLate(deadline, "rank"), similar);
 }
 
 /**
- * For a query of conditions only, the postings whose own fields state an inferred condition
- * (employment type FULL_TIME, seniority senior) before those that meet it otherwise (no type stated, a
- * word of the title), newest first within each: the surest matches first.
+ * A query of conditions only: every candidate meets them, so each scores JOBLESS_SCORE; those whose
+ * own fields state an inferred condition (employment type FULL_TIME, seniority senior) come before those
+ * that meet it otherwise (no type stated, a word of the title), newest first within each, then by id.
  */
-function statedFirst(ranked: Ranked[], inferred: SearchRequest["filters"]): Ranked[] {
+function joblessMatches(candidates: Candidate[], inferred: SearchRequest["filters"]): Ranked[] {
   const states = (wanted: string[] | undefined, value: string | null | undefined) => (value && wanted?.includes(value) ? 1 : 0);
   const stated = (row: Ranked["row"]) => states(inferred.employment_type, row.employment_type) + states(inferred.seniority, row.seniority_level);
-  return ranked.map((r, i) => ({ r, i, s: stated(r.row) })).sort((a, b) => b.s - a.s || a.i - b.i).map(({ r }) => r);
+  return candidates
+    .map((c) => ({ ranked: { row: c.row, score: JOBLESS_SCORE, fused: 0, bm25Rank: c.bm25Rank, vectorRank: c.vectorRank }, stated: stated(c.row) }))
+    .sort((a, b) => b.stated - a.stated || compareText(b.ranked.row.publish_time, a.ranked.row.publish_time) || compareText(a.ranked.row.id, b.ranked.row.id))
+    .map(({ ranked }) => ranked);
 }
 
 /**

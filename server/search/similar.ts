@@ -3,7 +3,7 @@ import type { Posting } from "../../shared/job.ts";
 import { parseSearchRequest, readFilters, type Interface, type SearchRequest } from "../../shared/search.ts";
 import type { Facets } from "../store/store.ts";
 import type { TermStats } from "../store/term-stats.ts";
-import { cjkBigrams } from "../text/fold.ts";
+import { hasCjk } from "../text/fold.ts";
 import { understandQuery } from "../understand/understand.ts";
 import { repostKey } from "./page.ts";
 import { searchJobs, type SearchDeps, type SearchOutcome } from "./search.ts";
@@ -48,7 +48,7 @@ export async function similarRequest(deps: Pick<SearchDeps, "store">, id: string
     inferred: conditions.inferred,
     understand: false,
     sort: raw.sort === undefined ? "relevance" : parsed.sort,
-    similarTo: { id, vector, repostKey: repostKey(posting), title, cjk: cjkBigrams(`${title} ${posting.job_description}`).length > 0 },
+    similarTo: { id, vector, repostKey: repostKey(posting), title, cjk: hasCjk(`${title} ${posting.job_description}`) },
   };
 }
 

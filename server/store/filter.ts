@@ -1,7 +1,7 @@
 import { invalidParameter } from "../../shared/errors.ts";
 import { SEARCH_PARAMS, type FilterPredicate, type NearBound, type ParamSpec, type SalaryBound, type SearchFilters } from "../../shared/search-params.ts";
 import { NOTIONS as NOTION_DATA, type NotionClause } from "../knowledge/knowledge.ts";
-import { locatePlace } from "../places/gazetteer.ts";
+import { distanceKm, locatePlace } from "../places/gazetteer.ts";
 import { KNOWN_CURRENCIES, toUsd } from "../salary/salary.ts";
 
 /**
@@ -239,12 +239,10 @@ function nearTest(bound: NearBound, columns: FilterColumns): (row: number) => bo
   const { at, dLat, dLon, radiusKm } = nearBox(bound);
   const lats = columns.number("lat");
   const lons = columns.number("lon");
-  const radians = (degrees: number) => (degrees * Math.PI) / 180;
   return (row) => {
     const lat = lats[row]!;
     const lon = lons[row]!;
     if (!(lat >= at.lat - dLat && lat <= at.lat + dLat && lon >= at.lon - dLon && lon <= at.lon + dLon)) return false;
-    const cosine = Math.cos(radians(at.lat)) * Math.cos(radians(lat)) * Math.cos(radians(lon) - radians(at.lon)) + Math.sin(radians(at.lat)) * Math.sin(radians(lat));
-    return 6371.0 * Math.acos(Math.min(1.0, cosine)) <= radiusKm;
+    return distanceKm(at, { lat, lon }) <= radiusKm;
   };
 }

@@ -4,8 +4,11 @@
  * each stands. Each is named for what differs from the others.
  */
 
-/** A word spelling may correct: three or more ASCII letters, not part of a token such as c++, node.js or a word with digits. */
-export const CORRECTABLE_WORD = /(?<![\p{L}\p{N}])[a-zA-Z]{3,}(?![\p{L}\p{N}+#.])/gu;
+/**
+ * A word spelling reads (to correct it, or to join it with the next): two or more ASCII letters, not
+ * part of a token such as c++, node.js or a word with digits. Only words of three letters or more are corrected.
+ */
+export const SPELLED_WORD = /(?<![\p{L}\p{N}])[a-zA-Z]{2,}(?![\p{L}\p{N}+#.])/gu;
 
 /** Whether a (folded) word can be in the spelling vocabulary: three or more ASCII letters. */
 export function isVocabularyWord(word: string): boolean {

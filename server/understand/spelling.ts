@@ -1,5 +1,6 @@
 import type { TermStats } from "../store/term-stats.ts";
 import { fold } from "../text/fold.ts";
+import { SPELLED_WORD } from "../text/words.ts";
 import { joinedForm, splitForm, splitWithSlip } from "./compounds.ts";
 import { typingDistance } from "./typing-distance.ts";
 import { MIN_DOCS_OF_CORRECTION, mostDocs, vocabularyOf, type Vocabulary } from "./vocabulary.ts";
@@ -29,7 +30,7 @@ export interface Correction {
 export function correctSpelling(query: string, stats: TermStats | undefined, known: ReadonlySet<string>): Correction {
   if (!stats || stats.docs === 0) return { text: query, changes: [] };
   const changes: Correction["changes"] = [];
-  const words = [...query.matchAll(WORD)];
+  const words = [...query.matchAll(SPELLED_WORD)];
   let text = "";
   let at = 0;
   for (let i = 0; i < words.length; i++) {
@@ -55,8 +56,6 @@ export function correctSpelling(query: string, stats: TermStats | undefined, kno
 
 // --- internal ---
 
-/** Words spelling reads: ASCII letters, not part of a token such as c++, node.js or a word with digits. */
-const WORD = /(?<![\p{L}\p{N}])[a-zA-Z]{2,}(?![\p{L}\p{N}+#.])/gu;
 /** Shorter words have too many neighbours to correct safely. */
 const MIN_LENGTH = 3;
 /** A correction is used by this many times more postings than the word typed ... */

@@ -193,16 +193,10 @@ const JOB_WORDS = new Set([...WRITTEN_JOB_WORDS].map(fold));
 /** Never corrected: the job words and the words of the knowledge base's place names ("DACH", "Nordics"). */
 const KNOWN_WORDS = new Set([...WRITTEN_JOB_WORDS, ...placeWords()]);
 
-/** Location filters stand for one another (a city or country or near set explicitly wins over a place read), as do since and until. */
-const FAMILIES: Record<string, string[]> = {
-  city: ["city", "country", "near"],
-  country: ["city", "country", "near"],
-  since: ["since", "until"],
-  until: ["since", "until"],
-  salary_min: ["salary_min", "salary_max", "salary_currency"],
-  salary_max: ["salary_min", "salary_max", "salary_currency"],
-  salary_currency: ["salary_min", "salary_max", "salary_currency"],
-};
+/** Location filters stand for one another (a city or country or near set explicitly wins over a place read), as do since and until, and the salary bounds with their currency. */
+const FAMILIES: Record<string, string[]> = Object.fromEntries(
+  [["city", "country", "near"], ["since", "until"], ["salary_min", "salary_max", "salary_currency"]].flatMap((family) => family.map((name) => [name, family])),
+);
 
 function explicitlySet(name: string, explicit: SearchFilters): string | undefined {
   return (FAMILIES[name] ?? [name]).find((n) => (explicit as Record<string, unknown>)[n] !== undefined);
