@@ -28,7 +28,7 @@ function dataDir(): string {
   return dir;
 }
 
-test("two loads of the same file started together: the second waits, the table holds each posting once; a server started right after answers a search every 200 ms for 40 s", async () => {
+test("two loads of the same file started together: the second waits, the table holds each posting once; a server started right after answers each of 150 searches sent every 200 ms", async () => {
   const dir = dataDir();
   const [one, two] = await Promise.all([load(dir), load(dir)]);
   expect([one.code, two.code]).toEqual([0, 0]);
@@ -42,11 +42,12 @@ test("two loads of the same file started together: the second waits, the table h
 
   const { key } = JSON.parse((await runCli(["keys", "create", "--name", "after-load", "--json"], { DATA_DIR: dir })).stdout) as { key: string };
   const server = await spawnServer(dir, { DEMO_DATA: "false" });
+  const SEARCHES = 150;
   const statuses = new Map<number, number>();
   try {
     const queries = ["backend engineer", "registered nurse", "data scientist python", "ios developer in Berlin", "devops kubernetes"];
-    const ends = Date.now() + 40_000;
-    for (let i = 0; Date.now() < ends; i++) {
+    // A count, not a duration: on a busy machine the searches come slower, never fewer.
+    for (let i = 0; i < SEARCHES; i++) {
       const next = Date.now() + 200;
       const response = await fetch(`${server.ready.url}/v1/search`, {
         method: "POST",
@@ -63,8 +64,7 @@ test("two loads of the same file started together: the second waits, the table h
   } finally {
     await server.stop();
   }
-  expect([...statuses.keys()]).toEqual([200]);
-  expect(statuses.get(200)).toBeGreaterThan(150);
+  expect(Object.fromEntries(statuses)).toEqual({ 200: SEARCHES });
   expect(server.log).not.toContain("building the ANN index");
 }, 600_000);
 
