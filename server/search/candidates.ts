@@ -55,13 +55,15 @@ export async function rankCandidates(deps: RetrievalDeps, request: SearchRequest
   const steering = expansions.filter((e) => e.weight >= STRONG_EXPANSION_WEIGHT).map((e) => e.text);
   // No job to match: the postings nearest one fixed word, whatever the conditions were called, ranked newest first.
   const text = understanding.jobless ? JOBLESS_TEXT : [request.query, ...steering].join(" ");
+  // A query of conditions written in Chinese still asks for postings written in Chinese: its words find them.
+  const cjkScript = hasCjk(request.query);
   const vector = mode === "bm25" && !understanding.jobless ? undefined : request.similarTo?.vector ?? (await deps.embedder.embedQuery(text));
   const keywordText = terms.join(" ") || request.query;
   const full = request.detail === "full";
   stopIfLate(deadline, "retrieve");
   const [nearest, keyword] = await Promise.all([
     vector === undefined ? [] : deps.store.nearest(vector, request.filters, depth, full, request.inferred),
-    mode === "vector" || understanding.jobless
+    mode === "vector" || (understanding.jobless && !cjkScript)
       ? []
       : deps.store.keyword(
           keywordClauses({ text: keywordText, expansions: mode === "hybrid" ? expansions : [], cjk: [...new Set(cjkBigrams(request.query))] }),
@@ -79,22 +81,24 @@ export async function rankCandidates(deps: RetrievalDeps, request: SearchRequest
     if (known) Object.assign(known, { bm25: score, bm25Rank: i + 1 });
     else candidates.set(row.id, { row, cosine: vector ? dot(vector, row.vector) : 0, bm25: score, bm25Rank: i + 1, vectorRank: null });
   });
-  if (understanding.jobless) return joblessMatches([...candidates.values()], request.inferred ?? {});
+  if (understanding.jobless) return joblessMatches([...candidates.values()], request.inferred ?? {}, cjkScript);
   const similar = request.similarTo && { cjk: request.similarTo.cjk ?? false, head: titleHead(request.similarTo.title ?? request.query) };
   return scoreCandidates([...candidates.values()], query, mode, understanding.namesJob, () => stopIfLate(deadline, "rank"), similar);
 }
 
 /**
- * A query of conditions only: every candidate meets them, so each scores JOBLESS_SCORE; those whose
- * own fields state an inferred condition (employment type FULL_TIME, seniority senior) come before those
- * that meet it otherwise (no type stated, a word of the title), newest first within each, then by id.
+ * A query of conditions only: every candidate meets them, so each scores JOBLESS_SCORE. Postings in the
+ * query's script (Chinese or not) come first; then those whose own fields state an inferred condition
+ * (employment type FULL_TIME, seniority senior) before those that meet it otherwise (no type stated, a
+ * word of the title), newest first within each, then by id.
  */
-function joblessMatches(candidates: Candidate[], inferred: SearchRequest["filters"]): Ranked[] {
+function joblessMatches(candidates: Candidate[], inferred: SearchRequest["filters"], cjkScript: boolean): Ranked[] {
   const states = (wanted: string[] | undefined, value: string | null | undefined) => (value && wanted?.includes(value) ? 1 : 0);
   const stated = (row: Ranked["row"]) => states(inferred.employment_type, row.employment_type) + states(inferred.seniority, row.seniority_level);
+  const inScript = (row: Ranked["row"]) => (row.terms.cjk.size > 0 === cjkScript ? 1 : 0);
   return candidates
-    .map((c) => ({ ranked: { row: c.row, score: JOBLESS_SCORE, fused: 0, bm25Rank: c.bm25Rank, vectorRank: c.vectorRank }, stated: stated(c.row) }))
-    .sort((a, b) => b.stated - a.stated || compareText(b.ranked.row.publish_time, a.ranked.row.publish_time) || compareText(a.ranked.row.id, b.ranked.row.id))
+    .map((c) => ({ ranked: { row: c.row, score: JOBLESS_SCORE, fused: 0, bm25Rank: c.bm25Rank, vectorRank: c.vectorRank }, script: inScript(c.row), stated: stated(c.row) }))
+    .sort((a, b) => b.script - a.script || b.stated - a.stated || compareText(b.ranked.row.publish_time, a.ranked.row.publish_time) || compareText(a.ranked.row.id, b.ranked.row.id))
     .map(({ ranked }) => ranked);
 }
 

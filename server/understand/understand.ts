@@ -56,7 +56,9 @@ export interface UnderstandContext {
  */
 export function understandQuery(query: string, explicit: SearchFilters, context?: UnderstandContext): Understanding {
   const conditions = context === undefined ? asTyped(query) : readConditions(query, explicit, context);
-  return { ...conditions, ...theJob(conditions.text) };
+  const job = theJob(conditions.text);
+  // Words of job-search talk can still name a job outright ("实习生", an intern): then there is a job to match.
+  return { ...conditions, ...job, jobless: conditions.jobless && !job.namesJob };
 }
 
 // --- internal ---

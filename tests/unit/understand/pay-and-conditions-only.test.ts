@@ -102,7 +102,7 @@ describe("companies of the data", () => {
 });
 
 describe("queries of conditions only", () => {
-  test.each([["jobs in London", true], ["remote roles", true], ["internships", true], ["python jobs in London", false], ["London", true]])("%p: jobless %p", (q, jobless) => {
+  test.each([["jobs in London", true], ["remote roles", true], ["internships", true], ["python jobs in London", false], ["London", true], ["工作机会", true], ["有没有实习生岗位", false]])("%p: jobless %p", (q, jobless) => {
     expect(understand(q).jobless).toBe(jobless);
   });
 
@@ -115,7 +115,11 @@ describe("over a real server", () => {
   let t: TestServer;
   const base = fixturePostings()[0]!;
   const titles = ["Data Engineer", "Nurse", "Accountant", "Python Developer"];
-  const postings = ["London", "Berlin"].flatMap((city, c) =>
+  const chinese = ["数据工程师", "护士", "会计"].map((title, k) => ({
+    ...base, id: `zh${k}`, job_title: title, city: "上海", country: "CN", company_name: `公司 ${k}`, base_salary: null, employment_type: null,
+    job_url: `https://jobs.example.com/zh/${k}`, job_description: `${title}，加入我们的团队。`,
+  }));
+  const english = ["London", "Berlin"].flatMap((city, c) =>
     titles.flatMap((title, k) =>
       [60_000, 100_000, 160_000].map((pay, p) => ({
         ...base,
@@ -131,6 +135,7 @@ describe("over a real server", () => {
       })),
     ),
   );
+  const postings = [...english, ...chinese];
   beforeAll(async () => {
     t = await startTestServer({ records: postings });
   });
@@ -172,6 +177,14 @@ describe("over a real server", () => {
     // Every Berlin posting meets "full-time" (those stating no type included); the four that state it lead.
     expect(page.results.length).toBe(12);
     expect(page.results.slice(0, 4).map((r) => r.base_salary)).toEqual(Array(4).fill("160000.00-180000.00 EUR/YEAR"));
+  });
+
+  test("conditions only: postings in the query's script come first, Chinese or not", async () => {
+    const inChinese = await post({ q: "工作机会" });
+    expect(inChinese.results.length).toBe(postings.length);
+    expect(inChinese.results.slice(0, 3).map((r) => r.city)).toEqual(["上海", "上海", "上海"]);
+    const inEnglish = await post({ q: "jobs" });
+    expect(inEnglish.results.slice(-3).map((r) => r.city)).toEqual(["上海", "上海", "上海"]);
   });
 
   test("a job named with the conditions is still judged on the job", async () => {
