@@ -30,8 +30,9 @@ export function queryTokens(text: string): Token[] {
     if (/\s/.test(clean.slice(end, match.index))) chunk++;
     end = match.index + raw.length;
     if (hasCjk(raw)) tokens.push({ key: raw, words: [raw], kind: "cjk", chunk });
-    // Upper-case "IT" is information technology, not the pronoun.
+    // Upper-case "IT" is information technology, not the pronoun; "Go" capitalised inside a sentence is the language.
     else if (raw === "IT") tokens.push({ key: "infotech", words: ["it"], kind: "content", chunk });
+    else if (raw === "Go" && !SENTENCE_START.test(clean.slice(0, match.index))) tokens.push({ key: "golang", words: ["go"], kind: "content", chunk });
     else for (const word of splitWord(stripMarks(raw.toLowerCase()))) tokens.push(wordToken(word, chunk));
   }
   return joinCompounds(tokens);
@@ -119,7 +120,7 @@ function joinCompounds(tokens: Token[]): Token[] {
   for (let i = 0; i < tokens.length; i++) {
     const a = tokens[i]!;
     const b = tokens[i + 1];
-    if (isGolang(a, tokens[i - 1], b)) {
+    if (isGolang(tokens, i)) {
       out.push({ ...a, key: "golang", kind: "content" });
       continue;
     }
@@ -139,10 +140,21 @@ function joinCompounds(tokens: Token[]): Token[] {
   return out;
 }
 
-/** "go" is the language in "go developer" and "written in go", the verb elsewhere. */
-function isGolang(token: Token, before: Token | undefined, after: Token | undefined): boolean {
+/** "go" is the language in "go developer", "written in go" and "go or rust", the verb elsewhere. */
+function isGolang(tokens: Token[], i: number): boolean {
+  const token = tokens[i]!;
   if (token.words[0] !== "go" || token.words.length !== 1) return false;
-  return (after !== undefined && GO_BEFORE.has(after.key)) || (before !== undefined && GO_AFTER.has(before.words[0]!));
+  const before = tokens[i - 1];
+  const after = tokens[i + 1];
+  if ((after !== undefined && GO_BEFORE.has(after.key)) || (before !== undefined && GO_AFTER.has(before.words[0]!))) return true;
+  // Beside another language, alone or across "and"/"or": "go/rust", "go and python", "java or go".
+  const language = (t: Token | undefined) => t !== undefined && t.kind === "content" && GO_AFTER.has(t.words[0]!);
+  const across = (t: Token | undefined, next: Token | undefined) => t !== undefined && COORDINATORS.has(t.words[0]!) && language(next);
+  return language(after) || across(after, tokens[i + 2]) || across(before, tokens[i - 2]);
 }
+
+const COORDINATORS = new Set(["and", "or", "&"]);
+/** Nothing but a sentence's end (or nothing at all) before: a capital there is no sign of a name. */
+const SENTENCE_START = /(?:^|[.!?:;\n"“(])\s*$/;
 
 const IT_BEFORE = new Set(IT_JOB_WORDS.map(fold));

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { findPlaces, placeIndex } from "../../../server/places/in-query.ts";
 import { foldedWords } from "../../../server/text/fold.ts";
-import { queryTokens } from "../../../server/text/query-tokens.ts";
+import { contentKeys, queryTokens } from "../../../server/text/query-tokens.ts";
 import { nameWords, SPELLED_WORD, writtenWords } from "../../../server/text/words.ts";
 
 /** The ways text becomes words (server/text/), each named for what differs. */
@@ -38,5 +38,22 @@ describe("words", () => {
       { word: "St.", start: 8, end: 11 },
       { word: "John's", start: 12, end: 18 },
     ]);
+  });
+});
+
+describe("query tokens: go the language, go the verb", () => {
+  const keys = (text: string) => contentKeys(text);
+  test.each([
+    ["backend engineer, mainly Go and Python", true],
+    ["I write Go every day", true],
+    ["go/rust engineer", true],
+    ["java or go", true],
+    ["go developer", true],
+    ["written in go", true],
+    ["Go find me a job", false],
+    ["let's go find a job. Go see", false],
+    ["go and apply", false],
+  ])("%p: the language %p", (text, language) => {
+    expect(keys(text).includes("golang")).toBe(language);
   });
 });
