@@ -4,6 +4,7 @@ import { dirname, isAbsolute, join } from "node:path";
 import { z } from "zod";
 import { AppError, isErrorCode } from "../shared/errors.ts";
 import { CityCountsSchema, JobResponseSchema, SearchResponseSchema, type CityCounts, type JobResponse, type SearchResponse } from "../shared/search.ts";
+import { MatchResponseSchema, type MatchResponse } from "../shared/match.ts";
 import { isRepeatable } from "../shared/search-params.ts";
 
 export interface ClientSettings {
@@ -128,6 +129,11 @@ export function similarRemote(settings: ClientSettings, id: string, params: Reco
     : isRepeatable(name) ? value.map((item) => [name, String(item)])
     : [[name, value.join(",")]]));
   return call(SearchResponseSchema, settings, "GET", `/v1/jobs/${encodeURIComponent(id)}/similar?${query}`);
+}
+
+/** POST /v1/match: a profile's text and search parameters. */
+export function matchRemote(settings: ClientSettings, body: Record<string, unknown>): Promise<MatchResponse> {
+  return call(MatchResponseSchema, settings, "POST", "/v1/match", body);
 }
 
 /** GET /v1/cities: every city with its posting count, most first. */

@@ -6,22 +6,24 @@ import type { Logger } from "../log.ts";
 import type { Metrics } from "../ops/metrics.ts";
 import type { SearchDeps } from "../search/search.ts";
 import { checkParams, internalError, loose, toolFailure, toolNotFound } from "./errors.ts";
+import { explainMatchTool } from "./tools/explain-match.ts";
 import { fetchTool } from "./tools/fetch.ts";
 import { findSimilarJobsTool } from "./tools/find-similar-jobs.ts";
 import { getJobTool } from "./tools/get-job.ts";
 import { listCitiesTool } from "./tools/list-cities.ts";
 import { listFiltersTool } from "./tools/list-filters.ts";
+import { matchProfileTool } from "./tools/match-profile.ts";
 import { searchTool } from "./tools/search.ts";
 import { searchJobsTool } from "./tools/search-jobs.ts";
 import type { McpTool } from "./tool.ts";
 
-/** The spec's two tools, then ours (job details, similar jobs, filter values, and the search/fetch pair of ChatGPT connectors). */
+/** The spec's two tools, then ours (job details, similar jobs, filter values, the search/fetch pair of ChatGPT connectors, and matching a profile). */
 const TOOLS = new Map<string, McpTool>(
-  [searchJobsTool, listCitiesTool, getJobTool, findSimilarJobsTool, listFiltersTool, searchTool, fetchTool].map((tool) => [tool.definition.name, tool]),
+  [searchJobsTool, listCitiesTool, getJobTool, findSimilarJobsTool, listFiltersTool, searchTool, fetchTool, matchProfileTool, explainMatchTool].map((tool) => [tool.definition.name, tool]),
 );
 const DEFINITIONS = [...TOOLS.values()].map((tool) => tool.definition);
 /** Tools whose calls are searches (timed into the search latency metric). */
-const SEARCHES = new Set<McpTool>([searchJobsTool, findSimilarJobsTool, searchTool]);
+const SEARCHES = new Set<McpTool>([searchJobsTool, findSimilarJobsTool, searchTool, matchProfileTool]);
 export const SERVER_NAME = "jobsearch";
 
 /**

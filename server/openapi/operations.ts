@@ -1,5 +1,6 @@
 import type { DocumentDecoration } from "elysia";
 import type { ErrorBody, RateLimitedBody } from "../../shared/errors.ts";
+import type { MatchResponse } from "../../shared/match.ts";
 import type { CityCounts, JobResponse, SearchResponse } from "../../shared/search.ts";
 import { queryParameters, ref, type JsonSchema } from "./schemas.ts";
 
@@ -165,6 +166,49 @@ export const similarOperation = operation({
   security: API_KEY,
   parameters: [JOB_ID, ...queryParameters({ top_k: 10 }).filter((p) => p.name !== "q" && p.name !== "understand")],
   responses: { 200: json("A page of similar postings", ref("SearchResponse"), { page: { ...SEARCH_EXAMPLE, query: { text: "Senior Backend Engineer", applied_filters: {}, corrected: null, hints: [] } } }), 404: notFound(), ...commonErrors() },
+});
+
+const MATCH_EXAMPLE: MatchResponse = {
+  request_id: REQUEST_ID,
+  total: 1,
+  search_time_ms: 41,
+  results: [{
+    ...SEARCH_EXAMPLE.results[0]!,
+    match: { matched_skills: ["python", "postgresql"], missing_skills: ["kubernetes"], reasons: ["title: backend engineer", "skills: 2 of 3", "place: Berlin"] },
+  }],
+  profile: {
+    titles: ["backend engineer"],
+    skills: ["python", "postgresql", "django"],
+    seniority: "senior",
+    years: 7,
+    languages: ["English", "German"],
+    applied_filters: { city: "Berlin" },
+    text: "backend engineer python postgresql django",
+    hints: ["seniority \"senior\" ranks the results; it does not filter them"],
+  },
+  query: { text: "backend engineer python postgresql django", applied_filters: {}, corrected: null, hints: [] },
+};
+
+export const matchOperation = operation({
+  tags: ["Jobs"],
+  summary: "Match a résumé or profile to postings",
+  description:
+    "The profile (plain text or Markdown, at most 20,000 characters) is read for the jobs held and sought, skills, seniority, " +
+    "languages and where the person wants to work; its first title and main skills are searched with the filters it states " +
+    "(explicit filters win), and the best postings are re-ranked by the skills they ask for that the profile has. Each result " +
+    "carries `match` (matched and missing skills, reasons). Every search parameter applies; `q` is optional and adds words. " +
+    "Best first unless `sort` says otherwise. The profile is never stored, logged or cached.",
+  security: API_KEY,
+  requestBody: {
+    required: true,
+    content: { "application/json": { schema: ref("MatchParameters"), examples: { cv: { summary: "A short profile", value: { profile: "Senior backend engineer, 7 years of Python, Django and PostgreSQL. Based in Berlin.", top_k: 10 } } } } },
+  },
+  responses: {
+    200: json("The best matches", ref("MatchResponse"), { page: MATCH_EXAMPLE }),
+    400: json("A missing profile or a bad parameter (INVALID_PARAMETER), or a malformed body (INVALID_JSON)", ref("Error"), { missingProfile: { request_id: REQUEST_ID, error: "profile is required: the text of a résumé or a short profile", error_code: "INVALID_PARAMETER" }, badCountry: ERROR_EXAMPLES.badCountry }),
+    413: json("A profile over 20,000 characters, or a body over MAX_BODY_BYTES", ref("Error"), { tooLong: { request_id: REQUEST_ID, error: "profile must be at most 20000 characters", error_code: "PAYLOAD_TOO_LARGE" } }),
+    ...commonErrors(),
+  },
 });
 
 // --- internal ---

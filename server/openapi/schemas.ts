@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ErrorBodySchema, RateLimitedBodySchema } from "../../shared/errors.ts";
 import { JobResultSchema } from "../../shared/job.ts";
+import { MatchParametersSchema, MatchResponseSchema } from "../../shared/match.ts";
 import { CityCountsSchema, FilterValuesSchema, JobResponseSchema, SearchParametersSchema, SearchResponseSchema } from "../../shared/search.ts";
 
 /** A JSON Schema object as it appears in the OpenAPI document. */
@@ -18,10 +19,13 @@ registry.add(JobResultSchema, { id: "JobResult" });
 registry.add(CityCountsSchema, { id: "CityCounts" });
 registry.add(JobResponseSchema, { id: "JobResponse" });
 registry.add(FilterValuesSchema.extend({ request_id: z.string() }), { id: "FilterValues" });
+registry.add(MatchParametersSchema, { id: "MatchParameters" });
+registry.add(MatchResponseSchema, { id: "MatchResponse" });
 registry.add(ErrorBodySchema, { id: "Error" });
 registry.add(RateLimitedBodySchema, { id: "RateLimited" });
 
-export type SchemaName = "SearchParameters" | "SearchResponse" | "JobResult" | "CityCounts" | "JobResponse" | "FilterValues" | "Error" | "RateLimited";
+export type SchemaName =
+  | "SearchParameters" | "SearchResponse" | "JobResult" | "CityCounts" | "JobResponse" | "FilterValues" | "MatchParameters" | "MatchResponse" | "Error" | "RateLimited";
 
 export const componentSchemas: Record<SchemaName, JsonSchema> = Object.fromEntries(
   Object.entries(z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}` }).schemas).map(

@@ -10,7 +10,9 @@ import type { Config } from "../config.ts";
 import { corsHeaders, preflightResponse } from "../http/cors.ts";
 import type { Metrics } from "../ops/metrics.ts";
 import { notePrincipal, noteQuery, requestIdOf } from "../ops/request-context.ts";
-import { citiesOperation, filtersOperation, jobOperation, searchGetOperation, searchPostOperation, similarOperation } from "../openapi/operations.ts";
+import { parseMatchRequest, type MatchResponse } from "../../shared/match.ts";
+import { matchJobs } from "../match/match.ts";
+import { citiesOperation, filtersOperation, jobOperation, matchOperation, searchGetOperation, searchPostOperation, similarOperation } from "../openapi/operations.ts";
 import { searchJobs, type SearchDeps, type SearchOutcome } from "../search/search.ts";
 import { getPosting, similarJobs } from "../search/similar.ts";
 
@@ -18,6 +20,7 @@ import { getPosting, similarJobs } from "../search/similar.ts";
  * GET and POST /v1/search (job-search-service.md §4.1, §4.2): API key, a slot in flight, its rate limit, then parameters, then the search.
  * GET /v1/cities (ours, not in the spec): the cities with posting counts, for pickers and the CLI.
  * GET /v1/jobs/{id} and /v1/jobs/{id}/similar (ours): one posting, and postings like it (a search).
+ * POST /v1/match (ours): a résumé or profile matched to postings (server/match/); the profile is never noted or logged.
  * CORS (cors.ts) grants only allowed origins; others are not refused, since a key in the
  * x-api-key header is never sent by a browser on its own (no cookies, nothing to forge).
  */
@@ -71,6 +74,7 @@ export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateL
     .options("/v1/search", preflight)
     .options("/v1/cities", preflight)
     .options("/v1/filters", preflight)
+    .options("/v1/match", preflight)
     .onBeforeHandle(({ request, set }) => void Object.assign(set.headers, corsHeaders(deps.config, request)))
     .get("/v1/search", ({ request }) =>
       limited(request, () => respond(request, queryParameters(new URL(request.url)), true, requestIdOf(request))),
@@ -83,6 +87,19 @@ export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateL
           return respond(request, body, false, requestIdOf(request));
         }),
       { parse: "none", detail: searchPostOperation },
+    )
+    .post(
+      "/v1/match",
+      ({ request }) =>
+        limited(request, async (): Promise<MatchResponse> => {
+          const started = performance.now();
+          const match = parseMatchRequest(await jsonBody(request, deps.config.limits.maxBodyBytes), "post");
+          const outcome = await matchJobs(deps, match);
+          const elapsed = performance.now() - started;
+          deps.metrics.observeSearch("rest", elapsed / 1000);
+          return { request_id: requestIdOf(request), total: outcome.results.length, search_time_ms: Math.round(elapsed), ...outcome };
+        }),
+      { parse: "none", detail: matchOperation },
     )
     .get("/v1/jobs/:id", async ({ request, params }) => {
       await authorize(request);

@@ -32,6 +32,12 @@ export function createReader(
   };
   let facetCache: { version: number; facets: Facets } | undefined;
   let valuesCache: { version: number; values: Promise<FilterValues> } | undefined;
+  // Every filter's values, every tag included: read once per table version.
+  const allValues = async () => {
+    const version = await table.version();
+    if (valuesCache?.version !== version) valuesCache = { version, values: readFilterValues(table, Number.POSITIVE_INFINITY) };
+    return valuesCache.values;
+  };
   return {
     async refresh() {
       await table.checkoutLatest();
@@ -126,10 +132,10 @@ export function createReader(
     posting: (id) => readPosting(table, id),
     countries: (ids) => readCountries(table, ids),
     async filterValues() {
-      const version = await table.version();
-      if (valuesCache?.version !== version) valuesCache = { version, values: readFilterValues(table, TOP_TAGS) };
-      return valuesCache.values;
+      const values = await allValues();
+      return { ...values, tags: values.tags.slice(0, TOP_TAGS) };
     },
+    tagCounts: async () => (await allValues()).tags,
   };
 }
 

@@ -151,6 +151,8 @@ export interface StoreReader {
   countries(ids: string[]): Promise<Map<string, string | null>>;
   /** Each filter's values with their postings over the whole table (recomputed only when the table changed). */
   filterValues(): Promise<FilterValues>;
+  /** Every tag, lowercased, with its postings, most first (recomputed only when the table changed). */
+  tagCounts(): Promise<Array<{ value: string; count: number }>>;
 }
 
 /** What loads write (under the write lease, see write-lease.ts). */

@@ -57,7 +57,7 @@ describe("initialize and tools/list", () => {
 
   test("lists the spec's tools and ours with input and output schemas and read-only annotations", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(["fetch", "find_similar_jobs", "get_job", "list_cities", "list_filters", "search", "search_jobs"]);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(["explain_match", "fetch", "find_similar_jobs", "get_job", "list_cities", "list_filters", "match_profile", "search", "search_jobs"]);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe("object");
       expect(tool.outputSchema?.type).toBe("object");

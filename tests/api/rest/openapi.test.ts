@@ -44,6 +44,7 @@ describe("GET /openapi/json", () => {
       "/v1/filters",
       "/v1/jobs/{id}",
       "/v1/jobs/{id}/similar",
+      "/v1/match",
       "/v1/search",
     ]);
     expect(Object.keys(doc.paths["/v1/search"]).sort()).toEqual(["get", "post"]);
@@ -72,6 +73,7 @@ describe("GET /openapi/json", () => {
     ["get", "/v1/filters", ["200", "403", "429", "500"]],
     ["get", "/v1/jobs/{id}", ["200", "403", "404", "429", "500"]],
     ["get", "/v1/jobs/{id}/similar", ["200", "403", "404", "429", "500"]],
+    ["post", "/v1/match", ["200", "400", "403", "413", "429", "500"]],
   ])("%s %s: x-api-key, a 200 with an example and the error bodies", (method, path, statuses) => {
     const operation = doc.paths[path][method];
     expect(operation.security).toEqual([{ ApiKey: [] }]);

@@ -1,0 +1,196 @@
+import type { JobResult } from "../../shared/job.ts";
+import type { MatchDetail, MatchRequest, MatchResult, ProfileEcho } from "../../shared/match.ts";
+import { PLAUSIBLE_SCORE, readFilters, RESULT_WINDOW_MAX, type QueryEcho, type SearchRequest } from "../../shared/search.ts";
+import { compareText } from "../rank/rank.ts";
+import { searchJobs, type SearchDeps } from "../search/search.ts";
+import { getPosting } from "../search/similar.ts";
+import type { JobStore } from "../store/store.ts";
+import { contentKeys } from "../text/query-tokens.ts";
+import { readProfile, type ProfileReading } from "./profile.ts";
+import { skillKey, skillsIn, skillVocabulary, type SkillVocabulary } from "./skills.ts";
+
+/*
+ * A person matched to jobs: the profile read (profile.ts), its first title and main skills searched as
+ * a search would with the filters it states (explicit ones win), then the best postings re-ranked by
+ * how many of the skills each asks for the profile has, and how its seniority fits. Each result says
+ * which skills match and which are missing. No profile, nor anything read from it, is cached or logged.
+ */
+
+export interface MatchOutcome {
+  results: MatchResult[];
+  profile: ProfileEcho;
+  query: QueryEcho;
+  facets?: Record<string, Array<{ value: string; count: number }>>;
+  total_matches?: number;
+}
+
+/** Postings re-ranked by skills: the search's best this many (or the page's depth, when deeper). */
+const MATCH_POOL = 100;
+/**
+ * How far the skills raise a score, in log-odds: a posting whose named skills the profile has (up to
+ * FIT_SKILLS of them) gains SKILL_LIFT; one it lacks loses nothing, since postings list more skills than
+ * anyone names. The search's score keeps its meaning (a job no posting is for stays under 0.5).
+ */
+const SKILL_LIFT = 1.2;
+const FIT_SKILLS = 4;
+/** A posting of another seniority (a junior's profile, a senior's posting) is a weaker match, in log-odds. */
+const SENIORITY_MISFIT = -0.5;
+
+export async function matchJobs(deps: SearchDeps, request: MatchRequest): Promise<MatchOutcome> {
+  const vocabulary = await vocabularyOf(deps.store);
+  const reading = readProfile(request.profile, { vocabulary, facets: await deps.store.facets(), stats: deps.store.termStats(), now: new Date() });
+  const { applied, hints } = appliedFilters(reading.filters, request.search);
+  const asked = request.search;
+  const text = [asked.query, reading.query].filter((part) => part !== "").join(" ") || request.profile.slice(0, 200);
+  const search: SearchRequest = {
+    ...asked,
+    query: text,
+    filters: { ...readFilters(applied), ...asked.filters },
+    topK: Math.min(RESULT_WINDOW_MAX, Math.max(MATCH_POOL, asked.offset + asked.topK)),
+    offset: 0,
+    minScore: 0,
+    sort: "relevance",
+    understand: false,
+  };
+  // Without the page cache: nothing derived from a profile outlives the request.
+  const { cache: _, ...uncached } = deps;
+  const outcome = await searchJobs(uncached, search);
+  const profileKeys = new Set(reading.skills.map(skillKey));
+  const ranked = outcome.results
+    .map((result) => ({ result, score: rescored(result, reading, profileKeys, vocabulary) }))
+    .filter(({ score }) => score >= asked.minScore)
+    .sort((a, b) => b.score - a.score || compareText(a.result.id, b.result.id));
+  const page = ranked.slice(asked.offset, asked.offset + asked.topK);
+  if (asked.sort === "date") page.sort((a, b) => compareText(b.result.publish_time, a.result.publish_time) || b.score - a.score);
+  const results = await Promise.all(
+    page.map(async ({ result, score }) => ({ ...result, score, match: await detailOf(deps.store, result, reading, profileKeys, vocabulary) })),
+  );
+  const best = Math.max(0, ...results.map((r) => r.score));
+  const queryHints = outcome.query.hints.filter((hint) => !hint.startsWith("no close match"));
+  if (results.length > 0 && asked.offset === 0 && best < PLAUSIBLE_SCORE) {
+    queryHints.push(`no close match: no result scores ${PLAUSIBLE_SCORE} or more, so the postings may not hold this person's job`);
+  }
+  return {
+    results,
+    profile: echoOf(reading, applied, hints, text),
+    query: { ...outcome.query, hints: queryHints },
+    ...(outcome.facets ? { facets: outcome.facets, total_matches: outcome.total_matches } : {}),
+  };
+}
+
+/** Why one posting matches a profile (MCP explain_match): its skills, reasons, and a sentence to quote. */
+export async function explainMatch(deps: Pick<SearchDeps, "store">, id: string, profile: string): Promise<{ id: string; job_title?: string; match: MatchDetail; text: string }> {
+  const posting = await getPosting(deps, id);
+  const vocabulary = await vocabularyOf(deps.store);
+  const reading = readProfile(profile, { vocabulary, facets: await deps.store.facets(), stats: deps.store.termStats(), now: new Date() });
+  const match = detail(posting, posting.job_description, reading, new Set(reading.skills.map(skillKey)), vocabulary);
+  return { id, ...(posting.job_title ? { job_title: posting.job_title } : {}), match, text: sentenceOf(posting.job_title ?? "this posting", match) };
+}
+
+// --- internal ---
+
+let vocabularyCache: { version: number; vocabulary: Promise<SkillVocabulary> } | undefined;
+
+/** The skills of the table's current version (its tags and the knowledge base's), built once per version. */
+async function vocabularyOf(store: Pick<JobStore, "version" | "tagCounts" | "termStats">): Promise<SkillVocabulary> {
+  const version = await store.version();
+  if (vocabularyCache?.version !== version) {
+    vocabularyCache = { version, vocabulary: store.tagCounts().then((tags) => skillVocabulary(tags, store.termStats())) };
+  }
+  return vocabularyCache.vocabulary;
+}
+
+/** The search's score raised by the posting's skills (tags and title) the profile has, lowered for a seniority misfit. */
+function rescored(result: JobResult, reading: ProfileReading, profileKeys: Set<string>, vocabulary: SkillVocabulary): number {
+  const asked = skillsIn(result.job_title ?? "", vocabulary, result.job_tags).map(skillKey);
+  const held = asked.filter((key) => profileKeys.has(key)).length;
+  const fit = asked.length === 0 ? 0 : held / Math.min(asked.length, FIT_SKILLS);
+  const odds = logit(result.score) + SKILL_LIFT * Math.min(1, fit) + (misfits(reading.seniority, levelOf(result)) ? SENIORITY_MISFIT : 0);
+  return Math.round(10_000 / (1 + Math.exp(-odds))) / 10_000;
+}
+
+function logit(p: number): number {
+  const q = Math.min(1 - 1e-6, Math.max(1e-6, p));
+  return Math.log(q / (1 - q));
+}
+
+/** The result's match: its whole text read (the description from the table when the page has none). */
+async function detailOf(store: Pick<JobStore, "posting">, result: JobResult, reading: ProfileReading, profileKeys: Set<string>, vocabulary: SkillVocabulary): Promise<MatchDetail> {
+  const description = result.job_description ?? (await store.posting(result.id))?.posting.job_description ?? "";
+  return detail(result, description, reading, profileKeys, vocabulary);
+}
+
+function detail(
+  posting: Pick<JobResult, "job_title" | "job_tags" | "seniority_level" | "city">,
+  description: string,
+  reading: ProfileReading,
+  profileKeys: Set<string>,
+  vocabulary: SkillVocabulary,
+): MatchDetail {
+  const skills = skillsIn(`${posting.job_title ?? ""}\n${description}`, vocabulary, posting.job_tags);
+  const matched = skills.filter((skill) => profileKeys.has(skillKey(skill)));
+  const missing = skills.filter((skill) => !profileKeys.has(skillKey(skill)));
+  const reasons: string[] = [];
+  // Compared as query understanding compares titles: a developer and an engineer of a thing are one job.
+  const titleKeys = new Set(contentKeys(posting.job_title ?? "", true));
+  const title = reading.titles.find((t) => contentKeys(t, true).every((key) => titleKeys.has(key)));
+  if (title !== undefined) reasons.push(`title: ${title}`);
+  if (skills.length > 0) reasons.push(`skills: ${matched.length} of ${skills.length}`);
+  const level = levelOf(posting);
+  if (reading.seniority !== null && level === reading.seniority) reasons.push(`seniority: ${level}`);
+  if (posting.city && [reading.filters.city].flat().includes(posting.city)) reasons.push(`place: ${posting.city}`);
+  return { matched_skills: matched, missing_skills: missing, reasons };
+}
+
+/** The posting's seniority: its field, or a word of its title. */
+function levelOf(posting: Pick<JobResult, "job_title" | "seniority_level">): string | null {
+  if (posting.seniority_level) return posting.seniority_level.toLowerCase();
+  const title = posting.job_title ?? "";
+  if (/\b(?:intern|internship)\b/i.test(title)) return "intern";
+  if (/\b(?:junior|jr\.?|graduate|entry[- ]level)\b/i.test(title)) return "junior";
+  if (/\b(?:lead|principal|staff|head of)\b/i.test(title)) return "lead";
+  if (/\b(?:senior|sr\.?)\b/i.test(title)) return "senior";
+  return null;
+}
+
+const LADDER = ["intern", "junior", "mid", "senior", "lead"];
+
+/** Two levels apart or more (a junior for a senior role), or an intern for anything else. */
+function misfits(person: string | null, posting: string | null): boolean {
+  if (person === null || posting === null) return false;
+  const a = LADDER.indexOf(person);
+  const b = LADDER.indexOf(posting);
+  return a >= 0 && b >= 0 && Math.abs(a - b) >= 2;
+}
+
+/** The read filters that apply (an explicit filter of the same family wins, with a hint). */
+function appliedFilters(read: Record<string, unknown>, asked: SearchRequest): { applied: Record<string, unknown>; hints: string[] } {
+  const applied: Record<string, unknown> = {};
+  const hints: string[] = [];
+  const explicit = asked.filters as Record<string, unknown>;
+  const places = ["city", "country", "near"];
+  for (const [name, value] of Object.entries(read)) {
+    const family = places.includes(name) ? places : [name];
+    const overridden = family.find((n) => explicit[n] !== undefined);
+    if (overridden !== undefined) hints.push(`${name} ${JSON.stringify(value)} read from the profile was not applied: the request sets ${overridden}`);
+    else applied[name] = value;
+  }
+  return { applied, hints };
+}
+
+function echoOf(reading: ProfileReading, applied: Record<string, unknown>, hints: string[], text: string): ProfileEcho {
+  const notes = [...hints];
+  if (reading.seniority !== null) notes.push(`seniority "${reading.seniority}" ranks the results; it does not filter them`);
+  if (reading.titles.length === 0) notes.push("no job title was recognised in the profile: its skills were searched");
+  return { titles: reading.titles, skills: reading.skills, seniority: reading.seniority, years: reading.years, languages: reading.languages, applied_filters: applied, text, hints: notes };
+}
+
+function sentenceOf(title: string, match: MatchDetail): string {
+  const total = match.matched_skills.length + match.missing_skills.length;
+  const parts = [total === 0 ? `"${title}" names no skills the service knows` : `"${title}" asks for ${total} skills; the profile has ${match.matched_skills.length}`];
+  if (match.matched_skills.length > 0) parts.push(`matching: ${match.matched_skills.join(", ")}`);
+  if (match.missing_skills.length > 0) parts.push(`missing: ${match.missing_skills.join(", ")}`);
+  const others = match.reasons.filter((r) => !r.startsWith("skills:"));
+  if (others.length > 0) parts.push(others.join("; "));
+  return `${parts.join(". ")}.`;
+}

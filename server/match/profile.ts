@@ -1,0 +1,181 @@
+import type { Facets } from "../store/store.ts";
+import type { TermStats } from "../store/term-stats.ts";
+import { OCCUPATIONS } from "../knowledge/knowledge.ts";
+import { hasCjk } from "../text/fold.ts";
+import { compactText, contentKeys } from "../text/query-tokens.ts";
+import { understandQuery } from "../understand/understand.ts";
+import { skillsIn, type SkillVocabulary } from "./skills.ts";
+
+/*
+ * What a résumé or short profile says of the person, read line by line: the jobs held and sought
+ * (the knowledge base's occupations), the skills (skills.ts), seniority from titles and years,
+ * where and how they want to work (only where the text says so: a location line, "based in",
+ * "looking for … in", read by query understanding), and the languages they list. Nothing is kept.
+ */
+
+export interface ProfileReading {
+  /** Occupations sought first (a wish line: "looking for", "objective", "求职意向"), then those held, most recent first. */
+  titles: string[];
+  /** The skills named, most mentioned first. */
+  skills: string[];
+  /** senior, junior, mid, intern or lead, from the titles or the years of experience; null when neither says. */
+  seniority: string | null;
+  /** Years of experience stated ("8 years", "三年"), the largest; null when none is. */
+  years: number | null;
+  /** The filters read from where the person wants to work: city, country, remote, employment_type. */
+  filters: Record<string, unknown>;
+  /** Spoken languages listed ("Languages: English, German"). */
+  languages: string[];
+  /** The words searched: the first title and the most mentioned skills. */
+  query: string;
+}
+
+export interface ProfileContext {
+  vocabulary: SkillVocabulary;
+  facets: Facets;
+  stats: TermStats | undefined;
+  now: Date;
+}
+
+/** Skills put in the searched words beside the title: more would drown the title. */
+const QUERY_SKILLS = 5;
+
+export function readProfile(text: string, context: ProfileContext): ProfileReading {
+  const lines = text.split(/\r?\n|(?<=[.;!?。；！？])\s+/).map((line) => line.trim()).filter((line) => line !== "");
+  const sought: string[] = [];
+  const held: string[] = [];
+  // Where the person wants to work wins over where they are; within each, the first line saying it.
+  const wished: Record<string, unknown> = {};
+  const located: Record<string, unknown> = {};
+  let titleSeniority: string | null = null;
+  for (const line of lines) {
+    const wish = WISH.test(line);
+    const titles = lineTitles(line);
+    (wish ? sought : held).push(...titles);
+    if (titles.length > 0 && titleSeniority === null && (wish || sought.length === 0)) titleSeniority = seniorityOfTitle(line);
+    if (wish || LOCATION.test(line)) {
+      const into = wish ? wished : located;
+      for (const [name, value] of Object.entries(placeFilters(line, context))) into[name] ??= value;
+    }
+  }
+  const years = yearsOf(text);
+  const skills = rankedSkills(text, context.vocabulary);
+  const titles = [...new Set([...sought, ...held])];
+  return {
+    titles,
+    skills,
+    seniority: titleSeniority ?? seniorityOfYears(years),
+    years,
+    filters: { ...located, ...wished },
+    languages: languagesOf(lines),
+    query: [titles[0] ?? "", ...skills.slice(0, titles.length > 0 ? QUERY_SKILLS : 2 * QUERY_SKILLS)].join(" ").trim(),
+  };
+}
+
+// --- internal ---
+
+/** A line that says what the person wants, not what they did. */
+const WISH = /\b(?:looking for|seeking|searching for|objective|target(?:ing)? (?:role|position|job)s?|interested in|want(?:ing)? (?:a|an|to)|open to|aspir\w+|next (?:role|step|position))\b|求职意向|期望|目标职位|意向/i;
+/** A line that says where the person is or wants to be. */
+const LOCATION = /^(?:location|based|address|city|地点|所在地|城市|期望城市)\s*[:：]|\b(?:based in|located in|living in|relocat\w* to|moving to|work(?:ing)? from)\b/i;
+/** Only these of what a wish line's words say become filters of the match. */
+const PLACE_FILTERS = ["city", "country", "remote", "employment_type"];
+
+/** The knowledge base's occupations a line names by one of their titles (the longest where two overlap), as their first titles. */
+function lineTitles(line: string): string[] {
+  const found: string[] = [];
+  const keys = contentKeys(line, true);
+  for (let i = 0; i < keys.length; ) {
+    let taken = 0;
+    for (let n = Math.min(TITLES.longest, keys.length - i); n >= 1 && taken === 0; n--) {
+      const title = TITLES.english.get(keys.slice(i, i + n).join(" "));
+      if (title === undefined) continue;
+      found.push(title);
+      taken = n;
+    }
+    i += Math.max(1, taken);
+  }
+  if (hasCjk(line)) {
+    const compact = compactText(line);
+    const cjk = TITLES.chinese.find(([text]) => compact.includes(text));
+    if (cjk) found.push(cjk[1]);
+  }
+  return found;
+}
+
+/** Every English title of the knowledge base by its keys → its occupation's first title; Chinese titles compact, longest first. */
+const TITLES = (() => {
+  const english = new Map<string, string>();
+  const chinese: Array<[string, string]> = [];
+  for (const occupation of OCCUPATIONS) {
+    const name = occupation.titles[0]!.toLowerCase();
+    for (const title of occupation.titles) {
+      // A Chinese title stays itself: it is what Chinese postings say.
+      if (hasCjk(title)) chinese.push([compactText(title), title]);
+      else english.set(contentKeys(title, true).join(" "), name);
+    }
+  }
+  english.delete("");
+  const longest = Math.max(...[...english.keys()].map((key) => key.split(" ").length));
+  return { english, chinese: chinese.sort((a, b) => b[0].length - a[0].length), longest };
+})();
+
+/** Where and how the person wants to work, as query understanding reads the line (a wish there stays a wish). */
+function placeFilters(line: string, context: ProfileContext): Record<string, unknown> {
+  const understood = understandQuery(line.slice(0, 300), {}, { facets: context.facets, stats: context.stats, now: context.now });
+  return Object.fromEntries(Object.entries(understood.filters).filter(([name]) => PLACE_FILTERS.includes(name)));
+}
+
+const SENIORITY_WORDS: Array<[RegExp, string]> = [
+  [/\b(?:intern|internship|student)\b|实习/i, "intern"],
+  [/\b(?:junior|jr\.?|graduate|entry[- ]level|new grad)\b|初级|应届/i, "junior"],
+  [/\b(?:lead|principal|staff|head of|director|architect)\b|负责人|总监|架构师|专家/i, "lead"],
+  [/\b(?:senior|sr\.?)\b|高级|资深/i, "senior"],
+  [/\b(?:mid[- ]level|intermediate)\b|中级/i, "mid"],
+];
+
+function seniorityOfTitle(line: string): string | null {
+  return SENIORITY_WORDS.find(([pattern]) => pattern.test(line))?.[1] ?? null;
+}
+
+/** Seniority by years of experience: a common reading of job ladders. */
+function seniorityOfYears(years: number | null): string | null {
+  if (years === null) return null;
+  if (years < 2) return "junior";
+  if (years < 5) return "mid";
+  if (years < 12) return "senior";
+  return "lead";
+}
+
+const CHINESE_NUMBERS: Record<string, number> = { 一: 1, 两: 2, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9, 十: 10 };
+
+/** The largest number of years of experience the text states; a date range (2015–2020) is not one. */
+function yearsOf(text: string): number | null {
+  let best: number | null = null;
+  const take = (n: number) => {
+    if (n > 0 && n <= 50) best = Math.max(best ?? 0, n);
+  };
+  for (const m of text.matchAll(/\b(\d{1,2})(?:\.\d)?\s*\+?\s*(?:years?|yrs?)\b(?!\s+old)/gi)) take(Number(m[1]));
+  for (const m of text.matchAll(/(\d{1,2}|[一两二三四五六七八九十])\s*年(?:以上)?(?:的)?(?:\S{0,6})?(?:经验|工作)/g)) {
+    take(/\d/.test(m[1]!) ? Number(m[1]) : CHINESE_NUMBERS[m[1]!]!);
+  }
+  return best;
+}
+
+/** The skills named, most mentioned first (ties: first named first). */
+function rankedSkills(text: string, vocabulary: SkillVocabulary): string[] {
+  const counts = new Map<string, number>();
+  for (const line of text.split(/\r?\n/)) for (const skill of skillsIn(line, vocabulary)) counts.set(skill, (counts.get(skill) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([skill]) => skill);
+}
+
+/** The items of a "Languages:" line, without their levels ("German (fluent)" → "German"). */
+function languagesOf(lines: string[]): string[] {
+  const line = lines.find((l) => /^(?:languages?|spoken languages?|语言(?:能力)?)\s*[:：]/i.test(l));
+  if (line === undefined) return [];
+  return line
+    .replace(/^[^:：]*[:：]/, "")
+    .split(/[,;，、|/]/)
+    .map((item) => item.replace(/\(.*?\)|（.*?）|[-–—].*$/g, "").trim())
+    .filter((item) => item !== "" && item.length <= 30);
+}

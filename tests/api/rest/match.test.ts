@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { join } from "node:path";
+import { createLogger } from "../../../server/log.ts";
+import type { MatchResponse } from "../../../shared/match.ts";
+import { fixturePostings } from "../../support/fixtures/postings.ts";
+import { connectMcp, runCli, startTestServer, tempDir, type TestServer } from "../../support/helpers.ts";
+
+/**
+ * POST /v1/match, MCP match_profile and explain_match, and `cli match`, over a real server on the
+ * fixture postings (six roles in seven places, tagged): a profile in, postings out with the skills
+ * each shares and misses; the profile never reaches a log line.
+ */
+
+const MARKER = "Zyxwvut Quorblefax";
+const PROFILE = [
+  `# ${MARKER}`,
+  "Location: Berlin",
+  "Senior Backend Engineer with 9 years of Python and PostgreSQL; APIs and distributed systems.",
+  "Previously: Data Scientist (machine learning, SQL).",
+].join("\n");
+
+let t: TestServer;
+let mcp: Client;
+const lines: string[] = [];
+beforeAll(async () => {
+  t = await startTestServer({ records: fixturePostings(), log: createLogger("debug", (line) => void lines.push(line)) });
+  mcp = await connectMcp(t.url, t.apiKey);
+});
+afterAll(async () => {
+  await mcp.close();
+  await t.stop();
+});
+
+async function match(body: Record<string, unknown>): Promise<{ status: number; body: MatchResponse & { error?: string; error_code?: string } }> {
+  const response = await fetch(`${t.url}/v1/match`, {
+    method: "POST", headers: { "x-api-key": t.apiKey, "content-type": "application/json" }, body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as never };
+}
+
+describe("POST /v1/match", () => {
+  test("reads the profile, applies the place it states, and ranks the job it names first with its matched and missing skills", async () => {
+    const { status, body } = await match({ profile: PROFILE, top_k: 5 });
+    expect(status).toBe(200);
+    expect(body.profile).toMatchObject({ titles: expect.arrayContaining(["backend developer"]), seniority: "senior", years: 9, applied_filters: { city: "Berlin" } });
+    expect(body.profile.skills).toEqual(expect.arrayContaining(["python", "postgresql"]));
+    expect(body.results.every((r) => r.city === "Berlin")).toBe(true);
+    const best = body.results[0]!;
+    expect(best.job_title).toBe("Senior Backend Engineer");
+    expect(best.score).toBeGreaterThanOrEqual(0.5);
+    expect(best.match.matched_skills).toEqual(expect.arrayContaining(["python", "postgresql"]));
+    expect(best.match.reasons).toContain("title: backend developer");
+    // Best first by default.
+    expect(body.results.map((r) => r.score)).toEqual([...body.results.map((r) => r.score)].sort((a, b) => b - a));
+    // A posting's missing skills are those it names that the profile does not.
+    const frontend = (await match({ profile: PROFILE, city: "London", top_k: 42 })).body.results.find((r) => r.job_title === "Frontend Developer");
+    expect(frontend?.match.missing_skills).toEqual(expect.arrayContaining(["react", "typescript"]));
+  });
+
+  test("an explicit filter wins over the place read, with a hint; q adds words", async () => {
+    const { body } = await match({ profile: PROFILE, city: "London", q: "nurse", top_k: 3 });
+    expect(body.profile.applied_filters).toEqual({});
+    expect(body.profile.hints).toContain('city "Berlin" read from the profile was not applied: the request sets city');
+    expect(body.results.every((r) => r.city === "London")).toBe(true);
+    expect(body.profile.text).toStartWith("nurse ");
+  });
+
+  test("a missing or too long profile, and a bad filter, are refused as the spec's errors", async () => {
+    expect(await match({ q: "engineer" })).toMatchObject({ status: 400, body: { error_code: "INVALID_PARAMETER", error: "profile is required: the text of a résumé or a short profile" } });
+    expect(await match({ profile: "x".repeat(20_001) })).toMatchObject({ status: 413, body: { error_code: "PAYLOAD_TOO_LARGE", error: "profile must be at most 20000 characters" } });
+    expect((await match({ profile: PROFILE, country: "germany" })).status).toBe(400);
+  });
+
+  test("nothing of the profile is logged", async () => {
+    await match({ profile: PROFILE });
+    await mcp.callTool({ name: "match_profile", arguments: { profile: PROFILE } });
+    expect(lines.some((line) => line.includes('"route":"/v1/match"'))).toBe(true);
+    expect(lines.filter((line) => line.includes(MARKER) || line.includes("Quorblefax"))).toEqual([]);
+  });
+});
+
+describe("MCP", () => {
+  test("match_profile returns what REST does, in its output schema", async () => {
+    const result = await mcp.callTool({ name: "match_profile", arguments: { profile: PROFILE, top_k: 5 } });
+    expect(result.isError).toBeFalsy();
+    const content = result.structuredContent as Omit<MatchResponse, "request_id" | "search_time_ms">;
+    const rest = (await match({ profile: PROFILE, top_k: 5 })).body;
+    expect(content.results.map((r) => [r.id, r.score, r.match])).toEqual(rest.results.map((r) => [r.id, r.score, r.match]));
+    expect(content.profile).toEqual(rest.profile);
+  });
+
+  test("explain_match: the match of one posting and a sentence; an unknown id is an error result", async () => {
+    const { results } = (await match({ profile: PROFILE, top_k: 1 })).body;
+    const result = await mcp.callTool({ name: "explain_match", arguments: { id: results[0]!.id, profile: PROFILE } });
+    const explained = result.structuredContent as { match: MatchResponse["results"][number]["match"]; text: string };
+    expect(explained.match).toEqual(results[0]!.match);
+    expect(explained.text).toContain("python");
+    const unknown = await mcp.callTool({ name: "explain_match", arguments: { id: "no-such-id", profile: PROFILE } });
+    expect(unknown.isError).toBe(true);
+  });
+});
+
+test("cli match FILE prints the matches with their matched and missing skills", async () => {
+  const file = join(tempDir(), "cv.md");
+  await Bun.write(file, PROFILE);
+  const { stdout, code } = await runCli(["match", file, "--top-k", "3"], { JOBSEARCH_URL: t.url, JOBSEARCH_API_KEY: t.apiKey });
+  expect(code).toBe(0);
+  expect(stdout).toContain("Senior Backend Engineer");
+  expect(stdout).toContain("matched skills");
+  expect(stdout).toMatch(/python, postgresql|postgresql, python/);
+});

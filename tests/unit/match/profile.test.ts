@@ -1,0 +1,81 @@
+import { describe, expect, test } from "bun:test";
+import { readProfile } from "../../../server/match/profile.ts";
+import { skillKey, skillsIn, skillVocabulary } from "../../../server/match/skills.ts";
+import { FACETS, NOW, STATS } from "../../support/understanding.ts";
+
+/** What matching reads of a résumé or profile, and of a posting's skills: the rules, on made-up data. */
+
+const TAGS = [
+  { value: "python", count: 900 }, { value: "go", count: 300 }, { value: "react", count: 400 }, { value: "vue", count: 100 },
+  { value: "react/vue", count: 5 }, { value: "remote", count: 800 }, { value: "kafka", count: 50 }, { value: "spark", count: 60 },
+  { value: "rare-skill", count: 2 }, { value: "微服务", count: 20 },
+];
+// "go" is used in far more postings' text than it is a tag: an everyday word there.
+const vocabulary = skillVocabulary(TAGS, { ...STATS, df: { ...STATS.df, go: 4000, python: 950 } });
+const read = (text: string) => readProfile(text, { vocabulary, facets: FACETS, stats: STATS, now: NOW });
+
+describe("skills", () => {
+  test("the data's tags (used by a few postings) and the knowledge base's skills; not conditions, not a tag of several", () => {
+    expect(vocabulary.byKey.get("python")).toBe("python");
+    expect(vocabulary.byKey.has("remote")).toBe(false);
+    expect(vocabulary.byKey.has("rare-skill")).toBe(false);
+    expect([...vocabulary.byKey.values()]).not.toContain("react/vue");
+    expect(vocabulary.byKey.get(skillKey("Kubernetes"))).toBe("kubernetes");
+  });
+
+  test("an everyday word counts in running text only when written as a name; a tag always counts", () => {
+    expect(skillsIn("I go to meetups and write Python", vocabulary)).toEqual(["python"]);
+    expect(skillsIn("Backend services in Go and Python", vocabulary)).toEqual(["go", "python"]);
+    expect(skillsIn("Let's go.", vocabulary, ["Go"])).toEqual(["go"]);
+  });
+
+  test("the longest skill wins, spellings meet, Chinese skills are found as written", () => {
+    expect(skillsIn("Apache Kafka, Spark Streaming, NodeJS", vocabulary)).toEqual(expect.arrayContaining(["kafka", "node.js"]));
+    expect(skillsIn("熟悉微服务架构", vocabulary)).toEqual(["微服务"]);
+  });
+});
+
+describe("a profile", () => {
+  const cv = [
+    "# Ana Lima",
+    "Location: London",
+    "Objective: a senior data engineer role",
+    "## Experience",
+    "Data Engineer, Acme (New York), 2016-2021: Spark, Kafka and Python pipelines",
+    "Backend Developer, Mobile Co, 2012-2016",
+    "8 years of experience",
+    "Languages: English (native), Portuguese (fluent)",
+  ].join("\n");
+
+  test("titles sought first, then held; skills most mentioned first; years; languages", () => {
+    const profile = read(cv);
+    expect(profile.titles[0]).toBe("data engineer");
+    expect(profile.titles).toContain("backend developer");
+    expect(profile.skills.slice(0, 3).sort()).toEqual(["kafka", "python", "spark"]);
+    expect(profile.years).toBe(8);
+    expect(profile.languages).toEqual(["English", "Portuguese"]);
+    expect(profile.query).toStartWith("data engineer ");
+  });
+
+  test("seniority from the title sought, else from the years", () => {
+    expect(read(cv).seniority).toBe("senior");
+    expect(read("Data analyst, 3 years of experience with Python").seniority).toBe("mid");
+    expect(read("Junior web developer, 6 years of experience").seniority).toBe("junior");
+    expect(read("我是一名数据工程师，五年工作经验").years).toBe(5);
+  });
+
+  test("a place where the person is or wants to work filters; a place where they worked does not", () => {
+    expect(read(cv).filters).toEqual({ city: "London" });
+    expect(read("Data Engineer at a firm in New York, 2016-2021").filters).toEqual({});
+    expect(read("Python developer looking for remote roles").filters).toEqual({ remote: true });
+    // A wish stays a wish: "open to" ranks, it does not filter.
+    expect(read("Python developer, open to remote work").filters).toEqual({});
+  });
+
+  test("a Chinese profile: its Chinese title, skills and city", () => {
+    const profile = read("前端开发工程师，熟悉 React 和 Vue。期望城市：北京");
+    expect(profile.titles[0]).toMatch(/前端/);
+    expect(profile.skills).toEqual(expect.arrayContaining(["react", "vue"]));
+    expect(profile.filters).toEqual({ city: "北京" });
+  });
+});
