@@ -9,6 +9,7 @@
  *   bun run eval --rebuild            rebuild bench/.data/eval (it is also rebuilt when the ingest code changes)
  *   bun run eval --set broad          the broad sets instead (broad.ts): P@10 of own and held-out parts per kind and mode
  *   bun run eval --set similar        similar jobs instead (similar.ts): the share of the top 10 of the posting's occupation
+ *   bun run eval --set match          judged profiles instead (match/run.ts): P@10 of bm25, search and match per part and style
  */
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -28,10 +29,15 @@ const QUERIES = [...FIRST_SET, ...CONSTRAINT_QUERIES, ...TYPO_QUERIES, ...FRESH_
 /** Fewer relevant postings than this make P@10 of a query depend on a handful of postings. */
 const FEW_RELEVANT = 15;
 
-const USAGE = "usage: bun run eval [--mode bm25|vector|hybrid] [--query N] [--rounds N (timed passes, default 3)] [--rebuild] [--set broad|similar]";
+const USAGE = "usage: bun run eval [--mode bm25|vector|hybrid] [--query N] [--rounds N (timed passes, default 3)] [--rebuild] [--set broad|similar|match (--mode bm25|search|match)]";
 const args = readArgs();
 if (args.help) {
   console.log(USAGE);
+  process.exit(0);
+}
+if (args.set === "match") {
+  const { runMatch } = await import("./match/run.ts");
+  await runMatch({ rebuild: args.rebuild!, modes: args.mode === undefined ? undefined : [matchMode(args.mode)] });
   process.exit(0);
 }
 const modes = selectModes(args.mode);
@@ -42,7 +48,7 @@ if (args.set !== undefined) {
     await runSimilar({ rebuild: args.rebuild! });
     process.exit(0);
   }
-  if (args.set !== "broad") fail("--set must be broad or similar");
+  if (args.set !== "broad") fail("--set must be broad, similar or match");
   const { runBroad } = await import("./broad.ts");
   await runBroad({ rebuild: args.rebuild!, rounds, modes: args.mode === undefined ? undefined : modes });
   process.exit(0);
@@ -110,6 +116,11 @@ function selectModes(mode: string | undefined): EvalMode[] {
   if (mode === undefined) return [...MODES];
   if (!(MODES as readonly string[]).includes(mode)) fail(`--mode must be one of: ${MODES.join(", ")}`);
   return [mode as EvalMode];
+}
+
+function matchMode(mode: string): "bm25" | "search" | "match" {
+  if (mode !== "bm25" && mode !== "search" && mode !== "match") fail("--mode with --set match must be one of: bm25, search, match");
+  return mode;
 }
 
 function positiveInteger(name: string, value: string): number {

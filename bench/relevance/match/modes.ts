@@ -1,0 +1,93 @@
+/**
+ * The three ways `--set match` turns a profile into a page of postings: BM25 on the whole text, the plain
+ * search of the text as a client would send it, and the service's own matching (server/match/match.ts)
+ * once it exists.
+ */
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import type { JobResult } from "../../../shared/job.ts";
+import { QUERY_MAX_LENGTH, parseSearchRequest } from "../../../shared/search.ts";
+import { searchJobs, type SearchDeps } from "../../../server/search/search.ts";
+import { K } from "../evaluate.ts";
+
+export const MATCH_MODES = ["bm25", "search", "match"] as const;
+export type MatchMode = (typeof MATCH_MODES)[number];
+export const MATCH_MODE_LABELS: Record<MatchMode, string> = {
+  bm25: "bm25 (whole text, understand=false)",
+  search: `search (q = first ${QUERY_MAX_LENGTH} chars)`,
+  match: "match (matchJobs)",
+};
+
+/** What a match result may carry beside the search result's fields (issue 25): the skills it found. */
+export interface SkillLists {
+  matched_skills: string[];
+  missing_skills: string[];
+}
+export type MatchedJob = JobResult & { match?: Partial<SkillLists> & Record<string, unknown> };
+
+/** Returns a profile's page in `mode`: at most K results, the fields of detail=full. */
+export type PageOf = (text: string) => Promise<MatchedJob[]>;
+
+/** The page function of each mode that can run; `match` is absent (with the reason in `skipped`) until the module exists. */
+export async function pageFunctions(deps: SearchDeps, modes: readonly MatchMode[]): Promise<{ pages: Map<MatchMode, PageOf>; skipped: string[] }> {
+  const pages = new Map<MatchMode, PageOf>();
+  const skipped: string[] = [];
+  for (const mode of modes) {
+    if (mode === "bm25") pages.set(mode, (text) => bm25Page(deps, text));
+    if (mode === "search") pages.set(mode, (text) => searchPage(deps, text));
+    if (mode !== "match") continue;
+    const matchJobs = await loadMatchJobs();
+    if (typeof matchJobs === "string") skipped.push(`match mode skipped: ${matchJobs}`);
+    else pages.set(mode, (text) => matchPage(matchJobs, deps, text));
+  }
+  return { pages, skipped };
+}
+
+/**
+ * The profile as a /v1/search client sends it: q holds at most QUERY_MAX_LENGTH characters (a longer q is
+ * rejected with INVALID_PARAMETER), so the text, as written, is cut there, back to the last whitespace so that
+ * no word is split (text without spaces, as Chinese, is cut at the limit). 12 of the 48 profiles are longer
+ * (every full CV, a few summaries): their search sees their first ~1,000 characters only, often little more
+ * than a name, a headline and a summary.
+ */
+export function truncateForSearch(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed.length <= QUERY_MAX_LENGTH) return trimmed;
+  const cut = trimmed.slice(0, QUERY_MAX_LENGTH + 1);
+  const space = cut.search(/\s\S*$/);
+  return (space > QUERY_MAX_LENGTH / 2 ? cut.slice(0, space) : cut.slice(0, QUERY_MAX_LENGTH)).trim();
+}
+
+// --- internal ---
+
+type MatchJobs = (deps: SearchDeps, request: { profile: string } & Record<string, unknown>) => Promise<{ results: MatchedJob[]; profile?: unknown }>;
+
+/** BM25 alone on the whole text: an internal retriever call, so the wire limit on q does not apply. */
+async function bm25Page(deps: SearchDeps, text: string): Promise<MatchedJob[]> {
+  const request = parseSearchRequest({ q: "profile", top_k: K, offset: 0, detail: "full" }, "post");
+  const outcome = await searchJobs(deps, { ...request, query: text, understand: false, retrieval: "bm25" });
+  return outcome.results;
+}
+
+/** The plain search a REST caller gets for {q, top_k: 10, detail: "full"}: the default mode, understanding on. */
+async function searchPage(deps: SearchDeps, text: string): Promise<MatchedJob[]> {
+  const request = parseSearchRequest({ q: truncateForSearch(text), top_k: K, offset: 0, detail: "full" }, "post");
+  return (await searchJobs(deps, request)).results;
+}
+
+/**
+ * The one place that calls the matching under test. Expected (issue 25): matchJobs(deps, {profile, ...search
+ * parameters as a POST body gives them}) → {results, profile}; adjust here if its signature differs.
+ */
+async function matchPage(matchJobs: MatchJobs, deps: SearchDeps, text: string): Promise<MatchedJob[]> {
+  const outcome = await matchJobs(deps, { profile: text, top_k: K, offset: 0, detail: "full" });
+  return outcome.results;
+}
+
+/** matchJobs from server/match/match.ts, or why it cannot be used. */
+async function loadMatchJobs(): Promise<MatchJobs | string> {
+  const path = resolve(import.meta.dir, "../../../server/match/match.ts");
+  if (!existsSync(path)) return "server/match/match.ts does not exist yet";
+  const module = (await import(path)) as { matchJobs?: unknown };
+  return typeof module.matchJobs === "function" ? (module.matchJobs as MatchJobs) : "server/match/match.ts exports no function matchJobs";
+}
