@@ -2,7 +2,8 @@ import { parseSearchRequest, PLAUSIBLE_SCORE, readFilters, type QueryEcho, type 
 import type { JobResult } from "../../shared/job.ts";
 import type { JobStore } from "../store/store.ts";
 import { nameKey } from "../places/names.ts";
-import { understandQuery, type Understanding } from "../understand/understand.ts";
+import type { Embedder } from "../embedding/embedder.ts";
+import { understandQuery, withOccupationsByMeaning, type Understanding } from "../understand/understand.ts";
 
 /*
  * Between a request and its search: what the words say (server/understand/) made into the request
@@ -15,7 +16,7 @@ import { understandQuery, type Understanding } from "../understand/understand.ts
  * and for similar jobs the words are taken as typed: no condition is read, none corrected.
  */
 export async function understandRequest(
-  deps: { store: Pick<JobStore, "facets" | "termStats"> },
+  deps: UnderstandDeps,
   request: SearchRequest,
 ): Promise<{ request: SearchRequest; understanding: Understanding; echo(results: JobResult[], asked: SearchRequest): QueryEcho }> {
   const conditions = request.understand && request.similarTo === undefined;
@@ -52,12 +53,24 @@ export async function prepareUnderstanding(deps: { store: Pick<JobStore, "facets
   await understand(deps, parseSearchRequest({ q: "warm up" }, "post"));
 }
 
+/** What understanding reads: the data's places and vocabulary, and the embedder for what words mean. */
+export interface UnderstandDeps {
+  store: Pick<JobStore, "facets" | "termStats">;
+  /** Absent: occupations are found by the words alone (the server's warm-up, before the model is loaded). */
+  embedder?: Embedder;
+}
+
 // --- internal ---
 
 /** The request's words understood against the data's places and vocabulary and the clock. */
-async function understand(deps: { store: Pick<JobStore, "facets" | "termStats"> }, request: SearchRequest) {
+/**
+ * The request's words understood against the data's places and vocabulary and the clock, and, with an
+ * embedder, against what they mean (occupations described rather than named).
+ */
+async function understand(deps: UnderstandDeps, request: SearchRequest) {
   const facets = await deps.store.facets();
-  return understandQuery(request.query, request.filters, { facets, stats: deps.store.termStats(), now: new Date() });
+  const understood = understandQuery(request.query, request.filters, { facets, stats: deps.store.termStats(), now: new Date() });
+  return deps.embedder ? withOccupationsByMeaning(understood, deps.embedder) : understood;
 }
 
 /**

@@ -12,13 +12,17 @@ import { findDates } from "./dates.ts";
 import { negations, preferences } from "./scopes.ts";
 import { findSalary } from "./salary.ts";
 import { withoutOverlaps, type Finding } from "./finding.ts";
-import { analyzeQuery, type Occupations } from "./occupations.ts";
+import type { Embedder } from "../embedding/embedder.ts";
+import { analyzeQuery, type Occupations } from "./occupation/occupations.ts";
+import { matchByMeaning } from "./occupation/meaning-match.ts";
+import type { OccupationMatch } from "./occupation/occupation-match.ts";
+import { occupationVectors } from "./occupation/occupation-vectors.ts";
 import { correctSpelling } from "./spelling.ts";
 
 /*
  * What a person typed, understood in one pass: misspellings corrected, then the conditions stated in
  * words (places, remote, visa, seniority, employment type, time, pay, company) read as filters, then what the words
- * left to search say of the job (occupations of the knowledge base, expansions: occupations.ts).
+ * left to search say of the job (occupations of the knowledge base, expansions: occupation/occupations.ts; by meaning: withOccupationsByMeaning).
  * Explicit filters always win: a condition whose filter the request sets is not applied (a hint
  * says so). Pure and synchronous; the caller supplies the data's places and term statistics and the clock.
  */
@@ -61,7 +65,31 @@ export function understandQuery(query: string, explicit: SearchFilters, context?
   return { ...conditions, ...job, jobless: conditions.jobless && !job.namesJob };
 }
 
+/**
+ * `understanding` with the occupations its words' meaning points to weighed in (occupation/meaning-match.ts),
+ * when its words describe a job without naming one the knowledge base knows: no occupation matched with
+ * confidence, enough words to describe work, nothing Chinese (the offline model knows no Chinese word).
+ * Otherwise `understanding` itself. Rejects only if the embedder does.
+ */
+export async function withOccupationsByMeaning(understanding: Understanding, embedder: Embedder): Promise<Understanding> {
+  if (!describesJob(understanding)) return understanding;
+  const [vectors, query] = await Promise.all([occupationVectors(embedder), embedder.embedQuery(understanding.text)]);
+  const near = matchByMeaning(vectors, query);
+  return near.length === 0 ? understanding : { ...understanding, ...theJob(understanding.text, near) };
+}
+
 // --- internal ---
+
+/** Word matches at least this sure are kept as they are (paraphrases the words found score 0.2–0.75). */
+const WORDS_CONFIDENT = 0.5;
+/** Fewer content words than this name a job or a skill ("golang", "data analyst sql") rather than describe the work. */
+const DESCRIBING_TERMS = 3;
+
+function describesJob(understanding: Understanding): boolean {
+  const best = understanding.occupations[0]?.confidence ?? 0;
+  const plain = !understanding.jobless && !understanding.namesJob && !hasCjk(understanding.text);
+  return plain && best < WORDS_CONFIDENT && understanding.terms.length >= DESCRIBING_TERMS;
+}
 
 type Conditions = Pick<Understanding, "text" | "corrected" | "filters" | "hints" | "jobless">;
 
@@ -153,8 +181,8 @@ function isJobless(rest: string): boolean {
 const NAMED_JOB_CONFIDENCE = 0.95;
 
 /** What the words left to search say of the job; a CJK query has its own keyword path, and English expansions would pull it towards English postings. */
-function theJob(text: string): Occupations & { namesJob: boolean } {
-  const analysis = analyzeQuery(text);
+function theJob(text: string, byMeaning: OccupationMatch[] = []): Occupations & { namesJob: boolean } {
+  const analysis = analyzeQuery(text, byMeaning);
   const namesJob = (analysis.occupations[0]?.confidence ?? 0) >= NAMED_JOB_CONFIDENCE || isVocabularyQuery(analysis);
   return { ...analysis, expansions: hasCjk(text) || namesJob ? [] : analysis.expansions, namesJob };
 }

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import * as knowledge from "../../../server/knowledge/knowledge.ts";
 import { KNOWLEDGE_DIR, KNOWLEDGE_FINGERPRINT, OCCUPATIONS, loadKnowledge, type Occupation } from "../../../server/knowledge/knowledge.ts";
 import { compactText, keptTokens, queryTokens } from "../../../server/text/query-tokens.ts";
-import { buildOccupationIndex } from "../../../server/understand/occupation-index.ts";
-import { matchOccupations } from "../../../server/understand/occupation-match.ts";
+import { buildOccupationIndex } from "../../../server/understand/occupation/occupation-index.ts";
+import { matchOccupations } from "../../../server/understand/occupation/occupation-match.ts";
 import { WEIGHTS_MATCH_KNOWLEDGE } from "../../../server/rank/score.ts";
 import { copyWith, loadError, removeCopies } from "../../support/knowledge-copy.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it, test } from "bun:test";
 import { hasCjk } from "../../../server/text/fold.ts";
-import { analyzeQuery } from "../../../server/understand/occupations.ts";
+import { analyzeQuery } from "../../../server/understand/occupation/occupations.ts";
 
 /** analyzeQuery's occupations and expansions: paraphrases, keywords and Chinese titles lead to the job the query means. */
 const ids = (query: string) => analyzeQuery(query).occupations.map((o) => o.id);

@@ -1,9 +1,10 @@
 import { buildOccupationIndex } from "./occupation-index.ts";
 import { matchOccupations, type OccupationMatch } from "./occupation-match.ts";
-import { OCCUPATIONS } from "../knowledge/knowledge.ts";
-import { compactText, contentKeys, keptTokens, queryTokens, type Token } from "../text/query-tokens.ts";
-import { fold, hasCjk } from "../text/fold.ts";
-import { MODIFIER_WORDS } from "../knowledge/knowledge.ts";
+import { withMeaning } from "./meaning-match.ts";
+import { OCCUPATIONS } from "../../knowledge/knowledge.ts";
+import { compactText, contentKeys, keptTokens, queryTokens, type Token } from "../../text/query-tokens.ts";
+import { fold, hasCjk } from "../../text/fold.ts";
+import { MODIFIER_WORDS } from "../../knowledge/knowledge.ts";
 
 /** What a query's words say of the job it is for. */
 export interface Occupations {
@@ -15,8 +16,11 @@ export interface Occupations {
   expansions: Array<{ text: string; weight: number }>;
 }
 
-/** Analyzes a free-text job query; pure, deterministic, fast (< 0.2 ms typical; precompute indexes at module load). */
-export function analyzeQuery(query: string): Occupations {
+/**
+ * Analyzes a free-text job query; pure, deterministic, fast (< 0.2 ms typical; precompute indexes at module load).
+ * `byMeaning`: occupations the query's vector lies near (meaning-match.ts), weighed in with those its words match.
+ */
+export function analyzeQuery(query: string, byMeaning: OccupationMatch[] = []): Occupations {
   const tokens = queryTokens(query);
   const content = keptTokens(tokens, INDEX.titlePairs);
   const cjkChunks = new Set(tokens.filter((t) => t.kind === "cjk").map((t) => t.chunk));
@@ -25,7 +29,8 @@ export function analyzeQuery(query: string): Occupations {
     .filter((t) => t.kind !== "cjk" && !(cjkChunks.has(t.chunk) && t.key.length === 1))
     .map((t) => t.key);
   const cjkText = cjkChunks.size > 0 ? compactText(query) : "";
-  const matches = matchOccupations(INDEX, keys, (key) => MODIFIERS.has(key), cjkText);
+  const byWords = matchOccupations(INDEX, keys, (key) => MODIFIERS.has(key), cjkText);
+  const matches = byMeaning.length > 0 ? withMeaning(byWords, byMeaning) : byWords;
   return {
     terms: termsOf(content.length > 0 ? content : fallbackTokens(tokens), tokens, cjkChunks),
     occupations: matches.map((m) => {

@@ -1,7 +1,7 @@
-import type { Occupation } from "../knowledge/knowledge.ts";
-import { compactText, contentKeys, keptTokens, queryTokens } from "../text/query-tokens.ts";
-import { fold, hasCjk } from "../text/fold.ts";
-import { EVERYDAY_WORDS } from "../knowledge/knowledge.ts";
+import type { Occupation } from "../../knowledge/knowledge.ts";
+import { compactText, contentKeys, keptTokens, queryTokens } from "../../text/query-tokens.ts";
+import { fold, hasCjk } from "../../text/fold.ts";
+import { EVERYDAY_WORDS } from "../../knowledge/knowledge.ts";
 
 export interface Posting {
   /** An occupation, or one of its texts (a title, phrase or skill), by position. */

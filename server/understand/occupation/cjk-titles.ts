@@ -1,6 +1,6 @@
 import type { OccupationIndex } from "./occupation-index.ts";
-import { CJK_CLASS } from "../text/fold.ts";
-import { withoutGenericCjk } from "../text/query-tokens.ts";
+import { CJK_CLASS } from "../../text/fold.ts";
+import { withoutGenericCjk } from "../../text/query-tokens.ts";
 
 /**
  * Chinese titles by substring of the query's compact text; a title inside a longer matched title of another
