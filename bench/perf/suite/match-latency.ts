@@ -1,0 +1,60 @@
+/**
+ * `bun bench/perf/suite/match-latency.ts [DATA_DIR]`: a match of a two-page CV against a search, side by
+ * side in one process on the same table (default: the relevance evaluation's, bench/.data/eval), p50 and
+ * p99 of each and their ratio (issue 25's goal: a match costs at most 3 searches).
+ */
+import { resolve } from "node:path";
+import { loadConfig } from "../../../server/config.ts";
+import { loadEmbedder } from "../../../server/embedding/embedder.ts";
+import { matchJobs } from "../../../server/match/match.ts";
+import { memoryCopyUpTo } from "../../../server/memory/holder.ts";
+import { searchJobs } from "../../../server/search/search.ts";
+import { openStore } from "../../../server/store/store.ts";
+import { parseMatchRequest } from "../../../shared/match.ts";
+import { parseSearchRequest } from "../../../shared/search.ts";
+import { MODELS_DIR, ROOT } from "./dataset.ts";
+import { QUERIES } from "./requests.ts";
+import { percentile } from "./stats.ts";
+
+const ROUNDS = 60;
+/** About two pages: a summary, five roles with their bullet points, skills, education, languages. */
+const CV = [
+  "# Morgan Example", "Location: Toronto, Canada · morgan@example.com", "",
+  "## Summary", "Platform engineer with 11 years building reliable backend systems and the infrastructure under them. Looking for a staff platform or site reliability role.", "",
+  "## Experience",
+  ...["Staff Platform Engineer, Northwind (2021–present)", "Senior Site Reliability Engineer, Contoso (2018–2021)", "Senior Backend Engineer, Fabrikam (2015–2018)", "Backend Developer, Tailspin (2013–2015)", "Systems Administrator, Litware (2011–2013)"]
+    .flatMap((role) => [`### ${role}`,
+      "- Ran Kubernetes clusters on AWS and GCP for 200 services; Terraform modules for every team; Prometheus and Grafana dashboards.",
+      "- Cut deploy time from 40 to 6 minutes with a rewritten CI/CD pipeline (GitHub Actions, Argo CD, Helm).",
+      "- Wrote services in Go and Python; PostgreSQL, Redis and Kafka in production; on-call lead for incident response.",
+      "- Mentored engineers, wrote runbooks and postmortems, led capacity planning and cost reviews.", ""]),
+  "## Skills", "Kubernetes, Docker, Terraform, Ansible, AWS, GCP, Linux, Go, Python, Bash, PostgreSQL, Redis, Kafka, Prometheus, Grafana, CI/CD, Helm", "",
+  "## Education", "B.Sc. Computer Science, University of Waterloo", "",
+  "## Languages", "Languages: English (native), French (professional)",
+].join("\n");
+
+const dataDir = resolve(process.argv[2] ?? `${ROOT}/bench/.data/eval`);
+const config = loadConfig({ ...Bun.env, DATA_DIR: dataDir, MODELS_DIR, DEMO_DATA: "false", LOG_LEVEL: "error" });
+const embedder = await loadEmbedder(config.embedding);
+const store = await openStore({ dataDir, modelId: embedder.modelId, dimension: embedder.dimension, memoryCopy: memoryCopyUpTo(config.memoryCopyMaxPostings) });
+await store.warm();
+const deps = { store, embedder };
+const time = async (run: (i: number) => Promise<unknown>) => {
+  for (let i = 0; i < 5; i++) await run(i);
+  const times: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const started = performance.now();
+    await run(i);
+    times.push(performance.now() - started);
+  }
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+};
+// Alternated in one run, so a busy machine weighs on both alike.
+const search = await time((i) => searchJobs(deps, parseSearchRequest({ q: `${QUERIES[i % QUERIES.length]}`, top_k: 10 }, "post")));
+const match = await time((i) => matchJobs(deps, parseMatchRequest({ profile: `${CV}\n${i}`, top_k: 10 }, "post")));
+console.log(`| | p50 | p99 |\n|---|---|---|`);
+console.log(`| search (top_k 10, uncached) | ${search.p50.toFixed(1)} ms | ${search.p99.toFixed(1)} ms |`);
+console.log(`| match, a ${CV.length.toLocaleString("en-US")}-character CV (top_k 10) | ${match.p50.toFixed(1)} ms | ${match.p99.toFixed(1)} ms |`);
+const ratio = match.p50 / search.p50;
+console.log(`match ÷ search (p50): ${ratio.toFixed(1)}× ${ratio <= 3 ? "✓" : "✗"} (goal ≤ 3×)`);
+store.close();
