@@ -61,7 +61,9 @@ export async function runMatch(options: { rebuild: boolean; modes?: MatchMode[] 
     const modesRun = [...pages.keys()];
     for (const mode of modesRun) {
       const ms = judged.filter((j) => j.mode === mode).map((j) => j.ms);
-      console.log(`latency ${mode}: p50 ${percentile(ms, 50).toFixed(0)} ms, p99 ${percentile(ms, 99).toFixed(0)} ms (one pass, no warm-up)`);
+      // An empty page scores 0 like a wrong one; counted apart, as it has another cause (filters read from the text).
+      const empty = judged.filter((j) => j.mode === mode && j.page.length === 0).length;
+      console.log(`${mode}: ${empty} of ${profiles.length} pages empty; latency p50 ${percentile(ms, 50).toFixed(0)} ms, p99 ${percentile(ms, 99).toFixed(0)} ms (one pass, no warm-up)`);
     }
     for (const [mode, check] of skills) console.log(`\n### Skill lists of ${mode} (checked from raw text)\n\n${skillTable(check)}`);
     await writeResults(profiles, judged, skills, relevantInData, { postings, model: data.embedder.modelId, dataDir: data.dataDir, changed, skipped });
