@@ -37,47 +37,87 @@ export interface ProfileContext {
   now: Date;
 }
 
-/** Skills put in the searched words beside the title: more would drown the title. */
-const QUERY_SKILLS = 5;
+/** Skills put in the searched words beside the title: more would drown it (a skill is a rarer word than a title's). */
+const QUERY_SKILLS = 3;
+/** How much a title counts where it is said: in a wish ("looking for"), in the headline (the first lines), elsewhere. */
+const TITLE_WEIGHT = { wish: 3, headline: 2, elsewhere: 1 } as const;
+const HEADLINE_LINES = 3;
 
 export function readProfile(text: string, context: ProfileContext): ProfileReading {
-  const lines = text.split(/\r?\n|(?<=[.;!?。；！？])\s+/).map((line) => line.trim()).filter((line) => line !== "");
-  const sought: string[] = [];
-  const held: string[] = [];
+  const lines = sentencesOf(text);
+  const weights = new Map<string, number>();
   // Where the person wants to work wins over where they are; within each, the first line saying it.
   const wished: Record<string, unknown> = {};
   const located: Record<string, unknown> = {};
-  let titleSeniority: string | null = null;
-  for (const line of lines) {
+  // The seniority a title is said with, from the line that counts most (a wish over the headline over the rest).
+  let titleSeniority: { weight: number; level: string } | undefined;
+  lines.forEach((line, i) => {
     const wish = WISH.test(line);
+    const weight = wish ? TITLE_WEIGHT.wish : i < HEADLINE_LINES ? TITLE_WEIGHT.headline : TITLE_WEIGHT.elsewhere;
     const titles = lineTitles(line);
-    (wish ? sought : held).push(...titles);
-    if (titles.length > 0 && titleSeniority === null && (wish || sought.length === 0)) titleSeniority = seniorityOfTitle(line);
-    if (wish || LOCATION.test(line)) {
+    for (const title of titles) weights.set(title, (weights.get(title) ?? 0) + weight);
+    const level = titles.length > 0 ? seniorityOfTitle(line) : null;
+    if (level !== null && weight > (titleSeniority?.weight ?? 0)) titleSeniority = { weight, level };
+    const where = wish ? line : conditionsOf(line, context);
+    if (where !== undefined) {
       const into = wish ? wished : located;
-      for (const [name, value] of Object.entries(placeFilters(line, context))) into[name] ??= value;
+      for (const [name, value] of Object.entries(placeFilters(where, context))) into[name] ??= value;
     }
-  }
+  });
   const years = yearsOf(text);
+  const languages = languagesOf(lines);
   const skills = rankedSkills(text, context.vocabulary);
-  const titles = [...new Set([...sought, ...held])];
+  // Ties keep the order they were first said in (a Map keeps insertion order; the sort is stable).
+  const titles = [...weights].sort((a, b) => b[1] - a[1]).map(([title]) => title);
+  const spoken = new Set(languages.map((language) => language.toLowerCase()));
+  const searched = skills.filter((skill) => !spoken.has(skill));
   return {
     titles,
     skills,
-    seniority: titleSeniority ?? seniorityOfYears(years),
+    seniority: titleSeniority?.level ?? seniorityOfYears(years),
     years,
     filters: { ...located, ...wished },
-    languages: languagesOf(lines),
-    query: [titles[0] ?? "", ...skills.slice(0, titles.length > 0 ? QUERY_SKILLS : 2 * QUERY_SKILLS)].join(" ").trim(),
+    languages,
+    query: [titles[0] ?? "", ...searched.slice(0, titles.length > 0 ? QUERY_SKILLS : 3 * QUERY_SKILLS)].join(" ").trim(),
   };
 }
 
 // --- internal ---
 
+/** A prose line this long that ends without a stop, followed by one starting in lowercase, was wrapped: they are one sentence. */
+const WRAPPED_LINE = 60;
+
+/** The text's sentences: wrapped lines joined again (list items and headers stay apart), then cut at each stop. */
+function sentencesOf(text: string): string[] {
+  const joined: string[] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    const previous = joined.at(-1);
+    if (line === "") joined.push("");
+    else if (previous && previous.length >= WRAPPED_LINE && !/[.!?:;。！？：；]$/.test(previous) && /^\p{Ll}/u.test(line)) joined[joined.length - 1] = `${previous} ${line}`;
+    else joined.push(line);
+  }
+  return joined.flatMap((line) => line.split(/(?<=[.;!?。；！？])\s+/)).map((line) => line.trim()).filter((line) => line !== "");
+}
+
 /** A line that says what the person wants, not what they did. */
-const WISH = /\b(?:looking for|seeking|searching for|objective|target(?:ing)? (?:role|position|job)s?|interested in|want(?:ing)? (?:a|an|to)|open to|aspir\w+|next (?:role|step|position))\b|求职意向|期望|目标职位|意向/i;
-/** A line that says where the person is or wants to be. */
-const LOCATION = /^(?:location|based|address|city|地点|所在地|城市|期望城市)\s*[:：]|\b(?:based in|located in|living in|relocat\w* to|moving to|work(?:ing)? from)\b/i;
+const WISH = /\b(?:looking (?:for|to)|seeking|searching for|hoping to|would (?:like|love) to|objective|target(?:ing)? (?:role|position|job)s?|interested in|want(?:ing)? (?:a|an|to)|open to|aspir\w+|next (?:role|step|position)|transition(?:ing)? (?:in)?to)\b|求职意向|期望|目标职位|意向|希望/i;
+/** A header line of where the person is ("Location: Berlin"). */
+const LOCATION_HEADER = /^(?:location|based|address|city|地点|所在地|城市|期望城市|现居)\s*[:：]/i;
+/** Where the person is or will be, said in a sentence: the words after it, to the clause's end. */
+const LOCATION_PHRASE = /\b(?:based in|located in|living in|live in|relocat\w* to|moving to|work(?:ing)? from)\b([^.;,()\n]{1,60})/i;
+/** A short line of conditions only ("Remote only.", "Full-time, London"): understood as a query, all of it became filters. */
+const CONDITIONS_LINE = 60;
+
+/** The part of a line that says where or how the person works, if any. */
+function conditionsOf(line: string, context: ProfileContext): string | undefined {
+  if (LOCATION_HEADER.test(line)) return line;
+  const phrase = LOCATION_PHRASE.exec(line);
+  if (phrase) return phrase[0];
+  if (line.length > CONDITIONS_LINE) return undefined;
+  const understood = understandQuery(line, {}, { facets: context.facets, stats: context.stats, now: context.now });
+  return understood.jobless && Object.keys(understood.filters).length > 0 ? line : undefined;
+}
 /** Only these of what a wish line's words say become filters of the match. */
 const PLACE_FILTERS = ["city", "country", "remote", "employment_type"];
 
@@ -176,6 +216,6 @@ function languagesOf(lines: string[]): string[] {
   return line
     .replace(/^[^:：]*[:：]/, "")
     .split(/[,;，、|/]/)
-    .map((item) => item.replace(/\(.*?\)|（.*?）|[-–—].*$/g, "").trim())
+    .map((item) => item.replace(/\(.*?\)|（.*?）|[-–—].*$|[.。]+$/g, "").trim())
     .filter((item) => item !== "" && item.length <= 30);
 }

@@ -98,7 +98,8 @@ export function skillsIn(text: string, vocabulary: SkillVocabulary, tags: readon
 /** The key two spellings of one skill share: its words aliased and folded ("Node.js", "nodejs" → "node.js"). */
 export function skillKey(name: string): string {
   if (hasCjk(name)) return name.toLowerCase().replace(/\s+/g, "");
-  return [...name.toLowerCase().matchAll(WORD)].map(([word]) => wordKey(word)).join(" ");
+  const lower = name.toLowerCase();
+  return [...lower.matchAll(WORD)].map((match) => wordKey(match[0], dotted(lower, match.index))).join(" ");
 }
 
 // --- internal ---
@@ -127,13 +128,21 @@ function namedWords(text: string): Array<{ key: string; asName: boolean }> {
     const sentenceStart = /(?:^|[.!?:;\n•*#>-])\s*$/.test(text.slice(Math.max(0, match.index - 3), match.index));
     const allCapitals = raw.length <= 5 && raw === raw.toUpperCase() && /\p{Lu}/u.test(raw);
     const loneCapital = /^\p{Lu}/u.test(raw) && !sentenceStart && !joined(i - 1, i) && !joined(i, i + 1);
-    return { key: wordKey(raw.toLowerCase()), asName: allCapitals || loneCapital };
+    return { key: wordKey(raw.toLowerCase(), dotted(text, match.index)), asName: allCapitals || loneCapital };
   });
 }
 
-/** A lowercase word's key: aliased, then folded as stored terms are. */
-function wordKey(word: string): string {
-  return fold(ALIAS[word] ?? word);
+/**
+ * A lowercase word's key: aliased, then folded as stored terms are. A word written after a dot that
+ * starts it (".NET", not "ASP.NET"'s inner one) keeps the dot: "net revenue" names no skill.
+ */
+function wordKey(word: string, afterDot: boolean): string {
+  return afterDot ? `.${word}` : fold(ALIAS[word] ?? word);
+}
+
+/** Whether the word at `index` follows a dot that starts a word (nothing but a space, or nothing, before it). */
+function dotted(text: string, index: number): boolean {
+  return index > 0 && text[index - 1] === "." && (index === 1 || /[\s(,/]/.test(text[index - 2]!));
 }
 
 /** A word as fold.ts's foldedWords cuts it (c++, c#, node.js whole), read here with its position and case. */

@@ -1,13 +1,12 @@
 /**
  * The three ways `--set match` turns a profile into a page of postings: BM25 on the whole text, the plain
- * search of the text as a client would send it, and the service's own matching (server/match/match.ts)
- * once it exists.
+ * search of the text as a client would send it, and the service's own matching (server/match/match.ts).
  */
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
 import type { JobResult } from "../../../shared/job.ts";
 import { QUERY_MAX_LENGTH, parseSearchRequest } from "../../../shared/search.ts";
+import { matchJobs } from "../../../server/match/match.ts";
 import { searchJobs, type SearchDeps } from "../../../server/search/search.ts";
+import { parseMatchRequest } from "../../../shared/match.ts";
 import { K } from "../evaluate.ts";
 
 export const MATCH_MODES = ["bm25", "search", "match"] as const;
@@ -28,17 +27,14 @@ export type MatchedJob = JobResult & { match?: Partial<SkillLists> & Record<stri
 /** Returns a profile's page in `mode`: at most K results, the fields of detail=full. */
 export type PageOf = (text: string) => Promise<MatchedJob[]>;
 
-/** The page function of each mode that can run; `match` is absent (with the reason in `skipped`) until the module exists. */
+/** The page function of each mode (`skipped` stays empty: every mode runs). */
 export async function pageFunctions(deps: SearchDeps, modes: readonly MatchMode[]): Promise<{ pages: Map<MatchMode, PageOf>; skipped: string[] }> {
   const pages = new Map<MatchMode, PageOf>();
   const skipped: string[] = [];
   for (const mode of modes) {
     if (mode === "bm25") pages.set(mode, (text) => bm25Page(deps, text));
     if (mode === "search") pages.set(mode, (text) => searchPage(deps, text));
-    if (mode !== "match") continue;
-    const matchJobs = await loadMatchJobs();
-    if (typeof matchJobs === "string") skipped.push(`match mode skipped: ${matchJobs}`);
-    else pages.set(mode, (text) => matchPage(matchJobs, deps, text));
+    if (mode === "match") pages.set(mode, (text) => matchPage(deps, text));
   }
   return { pages, skipped };
 }
@@ -60,8 +56,6 @@ export function truncateForSearch(text: string): string {
 
 // --- internal ---
 
-type MatchJobs = (deps: SearchDeps, request: { profile: string } & Record<string, unknown>) => Promise<{ results: MatchedJob[]; profile?: unknown }>;
-
 /** BM25 alone on the whole text: an internal retriever call, so the wire limit on q does not apply. */
 async function bm25Page(deps: SearchDeps, text: string): Promise<MatchedJob[]> {
   const request = parseSearchRequest({ q: "profile", top_k: K, offset: 0, detail: "full" }, "post");
@@ -79,15 +73,7 @@ async function searchPage(deps: SearchDeps, text: string): Promise<MatchedJob[]>
  * The one place that calls the matching under test. Expected (issue 25): matchJobs(deps, {profile, ...search
  * parameters as a POST body gives them}) → {results, profile}; adjust here if its signature differs.
  */
-async function matchPage(matchJobs: MatchJobs, deps: SearchDeps, text: string): Promise<MatchedJob[]> {
-  const outcome = await matchJobs(deps, { profile: text, top_k: K, offset: 0, detail: "full" });
+async function matchPage(deps: SearchDeps, text: string): Promise<MatchedJob[]> {
+  const outcome = await matchJobs(deps, parseMatchRequest({ profile: text, top_k: K, offset: 0, detail: "full" }, "post"));
   return outcome.results;
-}
-
-/** matchJobs from server/match/match.ts, or why it cannot be used. */
-async function loadMatchJobs(): Promise<MatchJobs | string> {
-  const path = resolve(import.meta.dir, "../../../server/match/match.ts");
-  if (!existsSync(path)) return "server/match/match.ts does not exist yet";
-  const module = (await import(path)) as { matchJobs?: unknown };
-  return typeof module.matchJobs === "function" ? (module.matchJobs as MatchJobs) : "server/match/match.ts exports no function matchJobs";
 }
