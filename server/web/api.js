@@ -39,14 +39,25 @@ export async function api(path, init = {}) {
   return body;
 }
 
+/** The form's filters, by field id and parameter name; a search and a match both take them. */
+export const FILTERS = ["city", "country", "since", "source", "remote", "seniority", "employment_type", "tags", "company", "salary_min", "near", "sort", "top_k"];
+
+/** Longest profile the service reads (PROFILE_MAX_CHARS in shared/match.ts); longer is refused before sending. */
+export const PROFILE_MAX_CHARS = 20000;
+
 function searchBody(params, detail) {
-  const body = { q: params.q, top_k: Number(params.top_k), offset: params.offset, sort: params.sort, detail };
+  const body = { q: params.q, offset: params.offset, detail, ...filterBody(params), facets: FACETS };
+  if (params.understand === "false") body.understand = false;
+  return body;
+}
+
+/** The form's filters, order and page size as the API takes them. */
+function filterBody(params) {
+  const body = { top_k: Number(params.top_k), sort: params.sort };
   for (const name of ["city", "country", "since", "source", "company", "near"]) if (params[name]) body[name] = params[name];
   if (params.remote) body.remote = params.remote === "true";
   if (params.tags) body.tags = params.tags.split(",").map((tag) => tag.trim()).filter((tag) => tag !== "");
   if (params.salary_min) body.salary_min = Number(params.salary_min);
-  if (params.understand === "false") body.understand = false;
-  body.facets = FACETS;
   // The page picks one level or type; the API takes a list.
   for (const name of ["seniority", "employment_type"]) if (params[name]) body[name] = [params[name]];
   return body;
@@ -75,6 +86,16 @@ export function postSearch(params, detail, signal) {
   });
 }
 
+/** Postings matching a résumé or profile (POST /v1/match), with the form's filters; the profile travels in the body only. */
+export function postMatch(profile, params, signal) {
+  return api("/v1/match", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ profile, ...filterBody(params) }),
+    signal,
+  });
+}
+
 /** A sentence for the person: what went wrong and what to do. */
 export function explain(error) {
   if (error.status === 403) return "The API key was refused: it is missing, unknown or revoked. Enter a valid key.";
@@ -82,6 +103,7 @@ export function explain(error) {
     const wait = Number(error.retryAfter) || 1;
     return `Too many requests for this key. Wait ${wait} second${wait === 1 ? "" : "s"} and try again.`;
   }
+  if (error.status === 413) return `Too long for the service: ${error.message}.`;
   if (error.status === 400) return `The search could not run: ${error.message}.`;
   if (error.status === 0) return error.message;
   const id = error.requestId ? ` (request id ${error.requestId})` : "";

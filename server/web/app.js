@@ -1,13 +1,13 @@
 // The search page: plain JavaScript modules, no framework, no build step.
-import { api, explain, postSearch, readKey, writeKey } from "./api.js";
+import { explain, FILTERS, postSearch, readKey, writeKey } from "./api.js";
 import { card } from "./card.js";
-import { fillCityOptions, knownCity, loadCities } from "./places.js";
+import { matchAfterKey, setUpMatch, showMatch } from "./match.js";
+import { fillCityOptions, knownCity, loadCities, loadSources } from "./places.js";
 import { renderFacets, showAddressedView } from "./views.js";
 import { understoodLine } from "./understood.js";
 
 /** The deepest result the service pages to (offset + top_k; RESULT_WINDOW_MAX in shared/search-params.ts). */
 const RESULT_WINDOW = 1000;
-const FILTERS = ["city", "country", "since", "source", "remote", "seniority", "employment_type", "tags", "company", "salary_min", "near", "sort", "top_k"];
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -17,6 +17,7 @@ const ui = {
   source: $("source"), message: $("message"), status: $("status"), heading: $("results-heading"),
   results: $("results"), pager: $("pager"), prev: $("prev-page"), next: $("next-page"), pageLabel: $("page-label"),
   understood: $("understood"), understoodText: $("understood-text"), exactWords: $("exact-words"), facets: $("facets"),
+  profileRead: $("profile-read"),
 };
 
 /** The search on screen: its parameters, and (once asked for) the same page with full descriptions. */
@@ -182,9 +183,10 @@ function pickFacet(name, value) {
   search(readForm(), { focusResults: true });
 }
 
-// --- one posting, and postings like it (?job=ID, ?similar=ID) ---
+// --- one posting, postings like it (?job=ID, ?similar=ID), and matching a résumé (?match) ---
 
-const route = () => showAddressedView(ui, { report, clearMessage });
+setUpMatch(ui, { report, showMessage, clearMessage, askForKey });
+const route = async () => (await showAddressedView(ui, { report, clearMessage })) || showMatch();
 
 ui.results.addEventListener("click", (event) => {
   const link = event.target.closest?.("a.details-link, a.similar-link");
@@ -208,22 +210,6 @@ async function fullDescription(result) {
   }
 }
 
-/** The source filter lists the sources the postings come from, with their counts (GET /v1/filters). */
-async function loadSources() {
-  let values;
-  try {
-    values = await api("/v1/filters");
-  } catch (error) {
-    report(error);
-    return;
-  }
-  const chosen = ui.source.value || fromAddress().source;
-  ui.source.replaceChildren(ui.source.options[0]);
-  for (const { value, count } of values.source) ui.source.append(new Option(`${value} (${count})`, value));
-  if (chosen && !values.source.some((s) => s.value === chosen)) ui.source.append(new Option(chosen, chosen));
-  ui.source.value = chosen;
-}
-
 // --- wiring ---
 
 ui.keyForm.addEventListener("submit", (event) => {
@@ -238,7 +224,8 @@ ui.keyForm.addEventListener("submit", (event) => {
   showKey();
   ui.status.textContent = "API key saved.";
   loadCities(ui, report, fromAddress().country);
-  loadSources();
+  loadSources(ui, report, fromAddress().source);
+  if (matchAfterKey()) return;
   if (ui.q.value.trim()) search(readForm());
   else ui.q.focus();
 });
@@ -297,7 +284,7 @@ const initial = fromAddress();
 writeForm(initial);
 if (readKey()) {
   loadCities(ui, report, fromAddress().country);
-  loadSources();
+  loadSources(ui, report, fromAddress().source);
   route().then((shown) => {
     if (!shown && initial.q) search(initial, { push: false });
   });

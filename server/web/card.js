@@ -4,7 +4,7 @@
 const template = document.getElementById("card-template");
 
 /**
- * A card for `result`. `loadDescription(result)` resolves to the full description (undefined when
+ * A card for `result` (a search's, or a match's with `result.match`: its reasons and skills). `loadDescription(result)` resolves to the full description (undefined when
  * gone); `onError(error)` is told when that fails.
  */
 export function card(result, { loadDescription, onError }) {
@@ -30,12 +30,10 @@ export function card(result, { loadDescription, onError }) {
   fact(item, ".source", result.data_source);
   fact(item, ".score", result.score.toFixed(2));
   const tags = item.querySelector(".tags");
-  for (const tag of result.job_tags) {
-    const li = document.createElement("li");
-    li.textContent = tag;
-    tags.append(li);
-  }
-  if (result.job_tags.length === 0) tags.remove();
+  // A match's skills, matched and missing, are the posting's tags and more: shown instead of them.
+  if (result.job_tags.length === 0 || result.match) tags.remove();
+  else appendItems(tags, result.job_tags);
+  if (result.match) showMatch(item.querySelector(".match"), result.match);
   item.querySelector(".details-link").href = `?job=${encodeURIComponent(result.id)}`;
   item.querySelector(".similar-link").href = `?similar=${encodeURIComponent(result.id)}`;
 
@@ -76,6 +74,25 @@ async function toggleDescription(button, description, load, onError) {
   button.setAttribute("aria-expanded", "true");
   button.textContent = "Hide description";
   description.hidden = false;
+}
+
+/** Why the posting matches a profile: the reasons, the skills both name and those it asks for beyond the profile. */
+function showMatch(part, match) {
+  part.hidden = false;
+  setText(part, ".reasons", match.reasons.join(" · "));
+  for (const [selector, skills] of [[".matched", match.matched_skills], [".missing", match.missing_skills]]) {
+    const dd = part.querySelector(`${selector} dd`);
+    if (skills.length === 0) dd.textContent = "none";
+    else appendItems(dd.querySelector("ul"), skills);
+  }
+}
+
+function appendItems(list, values) {
+  for (const value of values) {
+    const li = document.createElement("li");
+    li.textContent = value;
+    list.append(li);
+  }
 }
 
 function fact(item, selector, value) {

@@ -1,5 +1,5 @@
-// Cities and countries for the filters: the cities with postings (GET /v1/cities) as suggestions for
-// the city field, narrowed to the chosen country, and the countries they are in as its choices.
+// The filters' choices from the service: the cities with postings (GET /v1/cities) as suggestions for
+// the city field, narrowed to the chosen country, the countries they are in, and the sources (GET /v1/filters).
 import { api } from "./api.js";
 
 let cities = [];
@@ -23,6 +23,22 @@ export async function loadCities(ui, report, addressCountry) {
   if (chosen && !countries.some((c) => c.code === chosen)) ui.country.append(new Option(chosen, chosen));
   ui.country.value = chosen;
   fillCityOptions(ui);
+}
+
+/** The source filter lists the sources the postings come from, with their counts (keeping `addressSource`). */
+export async function loadSources(ui, report, addressSource) {
+  let values;
+  try {
+    values = await api("/v1/filters");
+  } catch (error) {
+    report(error);
+    return;
+  }
+  const chosen = ui.source.value || addressSource;
+  ui.source.replaceChildren(ui.source.options[0]);
+  for (const { value, count } of values.source) ui.source.append(new Option(`${value} (${count})`, value));
+  if (chosen && !values.source.some((s) => s.value === chosen)) ui.source.append(new Option(chosen, chosen));
+  ui.source.value = chosen;
 }
 
 /** Whether a city with postings has this name (in this country, when one is chosen). */

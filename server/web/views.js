@@ -81,6 +81,11 @@ export function renderJob(job) {
   return article;
 }
 
+/** A result's full description, asked for by id (for cards not from a search page, which has its own). */
+export async function jobDescription(result) {
+  return (await getJob(result.id)).job.job_description;
+}
+
 /**
  * Shows the view the address names (one posting, or similar postings) in the results area; resolves
  * false when it names neither (a search, then). `report(error)` and `clearMessage()` are the page's.
@@ -94,6 +99,7 @@ export async function showAddressedView(ui, { report, clearMessage }) {
   ui.understood.hidden = true;
   ui.facets.hidden = true;
   ui.pager.hidden = true;
+  ui.profileRead.hidden = true;
   ui.status.textContent = "Loading…";
   try {
     if (job !== null) {
@@ -105,8 +111,7 @@ export async function showAddressedView(ui, { report, clearMessage }) {
       document.title = `${body.job.job_title || "Posting"} – Job search`;
     } else {
       const body = await getSimilar(similar, { top_k: 20 });
-      const loadDescription = async (result) => (await getJob(result.id)).job.job_description;
-      ui.results.replaceChildren(...body.results.map((result) => card(result, { loadDescription, onError: report })));
+      ui.results.replaceChildren(...body.results.map((result) => card(result, { loadDescription: jobDescription, onError: report })));
       ui.status.textContent = body.results.length === 0 ? "No similar postings." : `${body.results.length} postings similar to the one chosen, best first.`;
       document.title = "Similar jobs – Job search";
     }

@@ -99,9 +99,9 @@ describe("search page in Chromium", () => {
 
   test("the docs page renders the operations offline", async () => {
     await page.goto(`${t.url}/docs`);
-    await waitForCount(".opblock", 18);
+    await waitForCount(".opblock", 19);
     const paths = await page.locator(".opblock-summary-path").allTextContents();
-    for (const path of ["/v1/search", "/v1/cities", "/mcp"]) expect(paths.map((p) => p.replace(/\u200b/g, ""))).toContain(path);
+    for (const path of ["/v1/search", "/v1/cities", "/v1/match", "/mcp"]) expect(paths.map((p) => p.replace(/\u200b/g, ""))).toContain(path);
     await page.locator("#operations-Search-postV1Search .opblock-summary").click();
     await waitForText("#operations-Search-postV1Search .responses-wrapper", /429/);
     // The key saved on the search page is filled in for "Try it out".

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { PROFILE_MAX_CHARS } from "../../../shared/match.ts";
 import { RESULT_WINDOW_MAX } from "../../../shared/search.ts";
 import { startTestServer, type TestServer } from "../../support/helpers.ts";
 
@@ -85,6 +86,11 @@ describe("assets", () => {
   test("the search page pages only as deep as the service's result window", async () => {
     const script = await (await fetch(`${t.url}/web/app.js`)).text();
     expect(script).toContain(`const RESULT_WINDOW = ${RESULT_WINDOW_MAX};`);
+  });
+
+  test("the match view refuses a profile as long as the service does", async () => {
+    const script = await (await fetch(`${t.url}/web/api.js`)).text();
+    expect(script).toContain(`export const PROFILE_MAX_CHARS = ${PROFILE_MAX_CHARS};`);
   });
 
   test.each(["/web/nope.js", "/web/../package.json", "/web/swagger-ui/index.html", "/nope", "/docs/extra"])(
