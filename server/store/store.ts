@@ -149,9 +149,8 @@ export interface StoreReader {
   posting(id: string): Promise<{ posting: Posting; vector: Float32Array } | undefined>;
   /** The country of each stored posting of `ids`. */
   countries(ids: string[]): Promise<Map<string, string | null>>;
-  /** Each filter's values with their postings over the whole table (recomputed only when the table changed). */
+  /** Each filter's values with their postings over the whole table (the 100 most used tags); tagCounts: every tag. Recomputed when the table changed. */
   filterValues(): Promise<FilterValues>;
-  /** Every tag, lowercased, with its postings, most first (recomputed only when the table changed). */
   tagCounts(): Promise<Array<{ value: string; count: number }>>;
 }
 
@@ -236,7 +235,6 @@ export async function inspectStore(location: TableLocation): Promise<JobStore | 
 }
 
 // --- internal ---
-
 function locationOf(options: StoreOptions | OpeningOptions): TableLocation {
   return { uri: options.dataDir, ...(options.storageOptions ? { storageOptions: options.storageOptions } : {}) };
 }
