@@ -7,7 +7,7 @@ import { getPosting } from "../search/similar.ts";
 import type { JobStore } from "../store/store.ts";
 import { contentKeys } from "../text/query-tokens.ts";
 import { readProfile, type ProfileReading } from "./profile.ts";
-import { skillKey, skillsIn, skillVocabulary, type SkillVocabulary } from "./skills.ts";
+import { mentionsOf, skillKey, skillsIn, skillVocabulary, type SkillVocabulary } from "./skills.ts";
 
 /*
  * A person matched to jobs: the profile read (profile.ts), its first title and main skills searched as
@@ -55,15 +55,15 @@ export async function matchJobs(deps: SearchDeps, request: MatchRequest): Promis
   // Without the page cache: nothing derived from a profile outlives the request.
   const { cache: _, ...uncached } = deps;
   const outcome = await searchJobs(uncached, search);
-  const profileKeys = new Set(reading.skills.map(skillKey));
+  const has = mentionsOf(request.profile, vocabulary);
   const ranked = outcome.results
-    .map((result) => ({ result, score: rescored(result, reading, profileKeys, vocabulary) }))
+    .map((result) => ({ result, score: rescored(result, reading, has, vocabulary) }))
     .filter(({ score }) => score >= asked.minScore)
     .sort((a, b) => b.score - a.score || compareText(a.result.id, b.result.id));
   const page = ranked.slice(asked.offset, asked.offset + asked.topK);
   if (asked.sort === "date") page.sort((a, b) => compareText(b.result.publish_time, a.result.publish_time) || b.score - a.score);
   const results = await Promise.all(
-    page.map(async ({ result, score }) => ({ ...result, score, match: await detailOf(deps.store, result, reading, profileKeys, vocabulary) })),
+    page.map(async ({ result, score }) => ({ ...result, score, match: await detailOf(deps.store, result, reading, has, vocabulary) })),
   );
   const best = Math.max(0, ...results.map((r) => r.score));
   const queryHints = outcome.query.hints.filter((hint) => !hint.startsWith("no close match"));
@@ -83,7 +83,7 @@ export async function explainMatch(deps: Pick<SearchDeps, "store">, id: string, 
   const posting = await getPosting(deps, id);
   const vocabulary = await vocabularyOf(deps.store);
   const reading = readProfile(profile, { vocabulary, facets: await deps.store.facets(), stats: deps.store.termStats(), now: new Date() });
-  const match = detail(posting, posting.job_description, reading, new Set(reading.skills.map(skillKey)), vocabulary);
+  const match = detail(posting, posting.job_description, reading, mentionsOf(profile, vocabulary), vocabulary);
   return { id, ...(posting.job_title ? { job_title: posting.job_title } : {}), match, text: sentenceOf(posting.job_title ?? "this posting", match) };
 }
 
@@ -101,9 +101,9 @@ async function vocabularyOf(store: Pick<JobStore, "version" | "tagCounts" | "ter
 }
 
 /** The search's score raised by the posting's skills (tags and title) the profile has, lowered for a seniority misfit. */
-function rescored(result: JobResult, reading: ProfileReading, profileKeys: Set<string>, vocabulary: SkillVocabulary): number {
+function rescored(result: JobResult, reading: ProfileReading, has: (key: string) => boolean, vocabulary: SkillVocabulary): number {
   const asked = skillsIn(result.job_title ?? "", vocabulary, result.job_tags).map(skillKey);
-  const held = asked.filter((key) => profileKeys.has(key)).length;
+  const held = asked.filter(has).length;
   const fit = asked.length === 0 ? 0 : held / Math.min(asked.length, FIT_SKILLS);
   const odds = logit(result.score) + SKILL_LIFT * Math.min(1, fit) + (misfits(reading.seniority, levelOf(result)) ? SENIORITY_MISFIT : 0);
   return Math.round(10_000 / (1 + Math.exp(-odds))) / 10_000;
@@ -115,21 +115,21 @@ function logit(p: number): number {
 }
 
 /** The result's match: its whole text read (the description from the table when the page has none). */
-async function detailOf(store: Pick<JobStore, "posting">, result: JobResult, reading: ProfileReading, profileKeys: Set<string>, vocabulary: SkillVocabulary): Promise<MatchDetail> {
+async function detailOf(store: Pick<JobStore, "posting">, result: JobResult, reading: ProfileReading, has: (key: string) => boolean, vocabulary: SkillVocabulary): Promise<MatchDetail> {
   const description = result.job_description ?? (await store.posting(result.id))?.posting.job_description ?? "";
-  return detail(result, description, reading, profileKeys, vocabulary);
+  return detail(result, description, reading, has, vocabulary);
 }
 
 function detail(
   posting: Pick<JobResult, "job_title" | "job_tags" | "seniority_level" | "city">,
   description: string,
   reading: ProfileReading,
-  profileKeys: Set<string>,
+  has: (key: string) => boolean,
   vocabulary: SkillVocabulary,
 ): MatchDetail {
   const skills = skillsIn(`${posting.job_title ?? ""}\n${description}`, vocabulary, posting.job_tags);
-  const matched = skills.filter((skill) => profileKeys.has(skillKey(skill)));
-  const missing = skills.filter((skill) => !profileKeys.has(skillKey(skill)));
+  const matched = skills.filter((skill) => has(skillKey(skill)));
+  const missing = skills.filter((skill) => !has(skillKey(skill)));
   const reasons: string[] = [];
   // Compared as query understanding compares titles: a developer and an engineer of a thing are one job.
   const titleKeys = new Set(contentKeys(posting.job_title ?? "", true));

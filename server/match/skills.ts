@@ -95,6 +95,21 @@ export function skillsIn(text: string, vocabulary: SkillVocabulary, tags: readon
   return [...found.values()];
 }
 
+/**
+ * Whether `text` names a skill (by its key) in any form, an everyday word in lowercase too: what
+ * decides that a posting's skill is one the person has ("compliance" in a profile matches a
+ * posting's "Compliance"), while skillsIn decides what to list.
+ */
+export function mentionsOf(text: string, vocabulary: SkillVocabulary): (key: string) => boolean {
+  const keys = namedWords(text).map((word) => word.key);
+  const grams = new Set<string>();
+  for (let i = 0; i < keys.length; i++) {
+    for (let n = 1; n <= vocabulary.longest && i + n <= keys.length; n++) grams.add(keys.slice(i, i + n).join(" "));
+  }
+  const compact = hasCjk(text) ? text.toLowerCase().replace(/\s+/g, "") : "";
+  return (key) => grams.has(key) || (compact !== "" && hasCjk(key) && compact.includes(key));
+}
+
 /** The key two spellings of one skill share: its words aliased and folded ("Node.js", "nodejs" → "node.js"). */
 export function skillKey(name: string): string {
   if (hasCjk(name)) return name.toLowerCase().replace(/\s+/g, "");

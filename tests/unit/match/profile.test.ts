@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { readProfile } from "../../../server/match/profile.ts";
-import { skillKey, skillsIn, skillVocabulary } from "../../../server/match/skills.ts";
+import { mentionsOf, skillKey, skillsIn, skillVocabulary } from "../../../server/match/skills.ts";
 import { FACETS, NOW, STATS } from "../../support/understanding.ts";
 
 /** What matching reads of a résumé or profile, and of a posting's skills: the rules, on made-up data. */
@@ -27,6 +27,15 @@ describe("skills", () => {
     expect(skillsIn("I go to meetups and write Python", vocabulary)).toEqual(["python"]);
     expect(skillsIn("Backend services in Go and Python", vocabulary)).toEqual(["go", "python"]);
     expect(skillsIn("Let's go.", vocabulary, ["Go"])).toEqual(["go"]);
+  });
+
+  test("a skill is the person's when the profile names it in any form, an everyday word in lowercase too", () => {
+    const has = mentionsOf("I go to work on compliance; wrote Node.js services", vocabulary);
+    expect(["go", "compliance", "node.js"].map((skill) => has(skillKey(skill)))).toEqual([true, true, true]);
+    expect(has(skillKey("python"))).toBe(false);
+    expect(mentionsOf("熟悉微服务", vocabulary)(skillKey("微服务"))).toBe(true);
+    // ".NET" keeps its dot: "net revenue" does not name it.
+    expect(skillsIn("Grew net revenue by 18%", vocabulary)).toEqual([]);
   });
 
   test("the longest skill wins, spellings meet, Chinese skills are found as written", () => {
