@@ -108,13 +108,15 @@ const LOCATION_HEADER = /^(?:location|based|address|city|地点|所在地|城市
 const LOCATION_PHRASE = /\b(?:based in|located in|living in|live in|relocat\w* to|moving to|work(?:ing)? from)\b([^.;,()\n]{1,60})/i;
 /** A short line of conditions only ("Remote only.", "Full-time, London"): understood as a query, all of it became filters. */
 const CONDITIONS_LINE = 60;
+const CONDITIONS_WORDS = 6;
 
 /** The part of a line that says where or how the person works, if any. */
 function conditionsOf(line: string, context: ProfileContext): string | undefined {
   if (LOCATION_HEADER.test(line)) return line;
   const phrase = LOCATION_PHRASE.exec(line);
   if (phrase) return phrase[0];
-  if (line.length > CONDITIONS_LINE) return undefined;
+  // A header, a list item or a label ("Skills: …") is no statement of conditions; skipping them keeps a long CV cheap.
+  if (line.length > CONDITIONS_LINE || /^[#*•>|-]|[:：]/.test(line) || line.split(/\s+/).length > CONDITIONS_WORDS) return undefined;
   const understood = understandQuery(line, {}, { facets: context.facets, stats: context.stats, now: context.now });
   return understood.jobless && Object.keys(understood.filters).length > 0 ? line : undefined;
 }
