@@ -85,7 +85,7 @@ describe("REST", () => {
 describe("MCP tools", () => {
   test("tools/list has the spec's two tools and ours, each with an output schema and read-only annotations", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(["search_jobs", "list_cities", "get_job", "find_similar_jobs", "list_filters", "search", "fetch"]);
+    expect(tools.map((tool) => tool.name)).toEqual(["search_jobs", "list_cities", "get_job", "find_similar_jobs", "list_filters", "search", "fetch", "match_profile", "explain_match"]);
     for (const tool of tools) {
       expect(tool.outputSchema?.type).toBe("object");
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
