@@ -7,6 +7,7 @@ import type { CandidateRow, KeywordClause, MemoryCopy } from "../store/store.ts"
 import { decodeCandidate } from "../store/read.ts";
 import { FieldBuilder, fieldBytes, scoreField, type FieldIndex } from "./bm25.ts";
 import { lanceTokens, whitespaceTokens } from "../text/lance-tokens.ts";
+import { TermDictionary } from "./terms.ts";
 import { indexVectors, nearestRows, TopK, type VectorIndex } from "./vectors.ts";
 
 /*
@@ -24,13 +25,23 @@ export async function buildMemoryCopy(table: lancedb.Table, version: number): Pr
   const chunks: Float32Array[] = [];
   const builders = { title: new FieldBuilder(), description: new FieldBuilder(), cjk: new FieldBuilder() };
   let count = 0;
+  // Cities, countries, sources and tags repeat: one string each (a string per row cost ~40 B a column).
+  const strings = new Map<string, string>();
+  const intern = (value: string | null) => {
+    if (value === null) return null;
+    const known = strings.get(value);
+    if (known !== undefined) return known;
+    strings.set(value, value);
+    return value;
+  };
   const columns = [...KEPT_TEXT, "job_description", "cjk_text", ...NUMBER_COLUMNS, "tag_keys", "vector"];
   // Batch by batch: descriptions are tokenized as they arrive and not kept, and searches run in between.
   for await (const batch of table.query().select(columns)) {
     const get = (column: string) => batch.getChild(column)!;
     for (const column of KEPT_TEXT) {
       const child = get(column);
-      for (let i = 0; i < batch.numRows; i++) text[column]!.push((child.get(i) as string | null) ?? null);
+      const shared = INTERNED.has(column) ? intern : (value: string | null) => value;
+      for (let i = 0; i < batch.numRows; i++) text[column]!.push(shared((child.get(i) as string | null) ?? null));
     }
     for (const column of NUMBER_COLUMNS) {
       const child = get(column);
@@ -38,7 +49,7 @@ export async function buildMemoryCopy(table: lancedb.Table, version: number): Pr
     }
     const [tagChild, vectors, descriptions, cjk] = [get("tag_keys"), get("vector"), get("job_description"), get("cjk_text")];
     for (let i = 0; i < batch.numRows; i++, count++) {
-      tags.push([...((tagChild.get(i)?.toArray() as string[] | undefined) ?? [])].map(String));
+      tags.push([...((tagChild.get(i)?.toArray() as string[] | undefined) ?? [])].map((tag) => intern(String(tag))!));
       chunks.push(Float32Array.from(vectors.get(i).toArray() as Float32Array));
       builders.title.add(count, tokensOf(text.job_title![count]!, lanceTokens));
       builders.description.add(count, tokensOf(descriptions.get(i) as string | null, lanceTokens));
@@ -67,6 +78,8 @@ export async function buildMemoryCopy(table: lancedb.Table, version: number): Pr
 
 /** Text columns kept: the filters' and what a candidate is decoded from (descriptions are not: see `keyword`). */
 const KEPT_TEXT = ["id", "city", "country", "data_source", "company_name", "seniority_level", "employment_type", "job_title", "result_json"] as const;
+/** The kept columns whose values repeat across postings: held once per distinct value. */
+const INTERNED = new Set<string>(["city", "country", "data_source", "company_name", "seniority_level", "employment_type"]);
 const NUMBER_COLUMNS = ["publish_ts", "lat", "lon", "salary_min_usd", "salary_max_usd"] as const;
 /** The keyword index of each column a clause can match. */
 const FIELD_OF = { job_title: "title", job_description: "description", cjk_text: "cjk" } as const;
@@ -108,6 +121,7 @@ function tokensOf(value: string | null, tokenize: (text: string) => string[]): s
 
 class MemoryCopyOfVersion implements MemoryCopy {
   private readonly decoded: Array<CandidateRow | undefined>;
+  private readonly terms = new TermDictionary();
   private readonly selections = new LRUCache<string, Selection>({
     maxSize: SELECTION_BYTES,
     sizeCalculation: (selection) => selection.mask.byteLength + selection.rows.byteLength + 100,
@@ -203,11 +217,17 @@ class MemoryCopyOfVersion implements MemoryCopy {
     return selectRows(this.postings, (row) => others.every((part) => part.mask[row] === 1), smallest.rows);
   }
 
+  /**
+   * A posting as ranking reads it, decoded on first use and kept: its words as compact sets over the
+   * copy's dictionary (memory/terms.ts), its JSON let go once decoded.
+   */
   private candidate(row: number): CandidateRow {
     let decoded = this.decoded[row];
     if (decoded === undefined) {
-      decoded = decodeCandidate(this.text.result_json![row]!, this.index.vector(row));
+      const json = this.text.result_json!;
+      decoded = decodeCandidate(json[row]!, this.index.vector(row), (terms) => this.terms.encode(terms));
       this.decoded[row] = decoded;
+      json[row] = null;
     }
     return decoded;
   }

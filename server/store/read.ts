@@ -2,7 +2,7 @@ import * as lancedb from "@lancedb/lancedb";
 import type { Table as ArrowTable } from "apache-arrow";
 import { LRUCache } from "lru-cache";
 import { dot } from "../embedding/vector.ts";
-import { rowTerms, type RankingTerms } from "../text/rank-terms.ts";
+import { rowTerms, type RankingTerms, type RowTerms } from "../text/rank-terms.ts";
 import { buildWhere, idIn } from "./filter.ts";
 import type { IndexDistance } from "./indexes.ts";
 import type { FilterValues } from "../../shared/search.ts";
@@ -133,10 +133,10 @@ export function createReader(
   };
 }
 
-/** A candidate from its stored result_json (fields and ranking terms) and its vector. */
-export function decodeCandidate(json: string, vector: Float32Array): CandidateRow {
+/** A candidate from its stored result_json (fields and ranking terms) and its vector; `encode` makes its term sets. */
+export function decodeCandidate(json: string, vector: Float32Array, encode: (terms: RankingTerms) => RowTerms = rowTerms): CandidateRow {
   const { rank_terms, cjk_text, ...fields } = JSON.parse(json) as JobRow & RankingTerms;
-  return { ...fields, vector, terms: rowTerms({ rank_terms, cjk_text }) };
+  return { ...fields, vector, terms: encode({ rank_terms, cjk_text }) };
 }
 
 // --- internal ---
