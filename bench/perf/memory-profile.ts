@@ -14,10 +14,18 @@ import { openStore } from "../../server/store/store.ts";
 import { prepareUnderstanding } from "../../server/search/echo.ts";
 import { buildMemoryCopy } from "../../server/memory/copy.ts";
 import { MODELS_DIR } from "./suite/dataset.ts";
+import { createBenchKey } from "./suite/server.ts";
+import { startServer } from "../../server/start.ts";
+import { serverLogger } from "../../server/log.ts";
+import { sendMixed } from "./memory.ts";
 
-const { values } = parseArgs({ options: { dir: { type: "string" } } });
+const { values } = parseArgs({ options: { dir: { type: "string" }, load: { type: "string", default: "0" } } });
 const dir = values.dir!;
 let last: Record<string, number> = {};
+if (Number(values.load) > 0) {
+  await profileServer(Number(values.load));
+  process.exit(0);
+}
 
 report("runtime + modules");
 const config = loadConfig({ ...Bun.env, DATA_DIR: dir, MODELS_DIR, DEMO_DATA: "false" });
@@ -44,6 +52,30 @@ trim();
 report("malloc_trim");
 
 // --- internal ---
+
+/** A server in this process: memory after its copy is built, after `seconds` of the expensive mix, and after a collection. */
+async function profileServer(seconds: number): Promise<void> {
+  report("runtime + modules");
+  const key = await createBenchKey(dir);
+  const config = loadConfig({ ...Bun.env, DATA_DIR: dir, MODELS_DIR, DEMO_DATA: "false", PORT: "0", HOST: "127.0.0.1", MAX_IN_FLIGHT_PER_KEY: "1000", LOG_LEVEL: "error" });
+  const server = await startServer(config, serverLogger(config));
+  await server.store.warm();
+  report("server up, copy built");
+  const ends = Date.now() + seconds * 1000;
+  let requests = 0;
+  await Promise.all(Array.from({ length: 8 }, async (_, worker) => {
+    for (let i = 0; Date.now() < ends; i++, requests++) await sendMixed(server.url, key.key, worker, i);
+  }));
+  const rss = process.memoryUsage().rss / 2 ** 20;
+  console.log(`after ${requests} requests of the mix: RSS ${rss.toFixed(0)} MB (before a collection)`);
+  report("after the mix, collected");
+  trim();
+  report("malloc_trim");
+  await Bun.sleep(10_000);
+  report("10 s later");
+  await server.stop();
+  await key.revoke();
+}
 
 function trim(): void {
   const libc = dlopen("libc.so.6", { malloc_trim: { args: [FFIType.u64], returns: FFIType.i32 } });

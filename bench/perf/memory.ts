@@ -18,15 +18,6 @@ import { ROOT } from "./suite/dataset.ts";
 import { createBenchKey, spawnBenchServer } from "./suite/server.ts";
 import { QUERIES } from "./suite/requests.ts";
 
-const { values } = parseArgs({
-  options: {
-    dir: { type: "string", default: join(ROOT, "bench/.data/eval") },
-    seconds: { type: "string", default: "30" },
-    processes: { type: "string", default: "1,2" },
-    connections: { type: "string", default: "16" },
-    copy: { type: "boolean", default: true },
-  },
-});
 
 export interface MemoryRun {
   processes: number;
@@ -54,7 +45,7 @@ export async function measureMemory(dir: string, processes: number, seconds: num
     await Promise.all(
       Array.from({ length: connections }, async (_, worker) => {
         for (let i = 0; Date.now() < ends; i++) {
-          const status = await send(server.url, key.key, worker, i);
+          const status = await sendMixed(server.url, key.key, worker, i);
           statuses[status] = (statuses[status] ?? 0) + 1;
           requests++;
         }
@@ -100,7 +91,7 @@ export function treeMemory(pid: number): { rssMb: number; pssMb: number } {
 // --- internal ---
 
 /** One request of the mix: a plain search, the deepest page with every facet, or full detail of a deep page. */
-async function send(url: string, key: string, worker: number, i: number): Promise<number> {
+export async function sendMixed(url: string, key: string, worker: number, i: number): Promise<number> {
   const q = `${QUERIES[(worker + i) % QUERIES.length]} ${EXTRA[(worker * 7 + i) % EXTRA.length]}`;
   const kind = i % 4;
   const body =
@@ -167,6 +158,15 @@ function round(value: number): number {
 }
 
 if (import.meta.main) {
+  const { values } = parseArgs({
+    options: {
+      dir: { type: "string", default: join(ROOT, "bench/.data/eval") },
+      seconds: { type: "string", default: "30" },
+      processes: { type: "string", default: "1,2" },
+      connections: { type: "string", default: "16" },
+      copy: { type: "boolean", default: true },
+    },
+  });
   const dir = values.copy ? copyTable(values.dir!) : values.dir!;
   try {
     const runs: MemoryRun[] = [];

@@ -1,3 +1,4 @@
+import { detached } from "../text/detach.ts";
 /*
  * BM25 over one text field held in memory: a postings list per token (documents and their term
  * weights). Scores as LanceDB's inverted index does (k1 1.2, b 0.75, idf ln(1 + (N − n + 0.5) / (n + 0.5)),
@@ -44,7 +45,7 @@ export class FieldBuilder {
       if (list === undefined) {
         list = [];
         // A token split from a description may share that description's memory: the index keeps its own copy.
-        const own = (" " + token).slice(1);
+        const own = detached(token);
         this.docs.set(own, list);
         this.counts.set(own, []);
       }

@@ -70,7 +70,7 @@ export async function buildMemoryCopy(table: lancedb.Table, version: number): Pr
   const fields = { title: builders.title.finish(count), description: builders.description.finish(count), cjk: builders.cjk.finish(count) };
   const index = indexVectors(vectors, count, dimension);
   const textBytes = KEPT_TEXT.reduce((sum, c) => sum + text[c]!.reduce((s, v) => s + (v?.length ?? 0) * 2, 0), 0);
-  const bytes = SELECTION_BYTES + textBytes + vectors.byteLength + fieldBytes(fields.title) + fieldBytes(fields.description) + fieldBytes(fields.cjk) + count * PER_ROW_BYTES;
+  const bytes = selectionBytes(count) + textBytes + vectors.byteLength + fieldBytes(fields.title) + fieldBytes(fields.description) + fieldBytes(fields.cjk) + count * PER_ROW_BYTES;
   return new MemoryCopyOfVersion(version, count, bytes, text, filterColumns, index, fields);
 }
 
@@ -85,8 +85,13 @@ const NUMBER_COLUMNS = ["publish_ts", "lat", "lon", "salary_min_usd", "salary_ma
 const FIELD_OF = { job_title: "title", job_description: "description", cjk_text: "cjk" } as const;
 /** Arrays' slots, numbers, tag lists, the decoded candidate once read: per posting, roughly. */
 const PER_ROW_BYTES = 600;
-/** Bytes of filters' admitted rows kept per copy (a mask and a list each: 1–5 bytes a posting). */
-const SELECTION_BYTES = 64 * 2 ** 20;
+/**
+ * Bytes of filters' admitted rows kept per copy (a mask and a list each: 1–5 bytes a posting): room for
+ * ~200 filters' rows, at most 64 MB (a fixed 64 MB was 2 KB a posting at 29.5k postings).
+ */
+function selectionBytes(postings: number): number {
+  return Math.min(64 * 2 ** 20, Math.max(4 * 2 ** 20, postings * 600));
+}
 
 /** Rows a filter admits, as a mask (1 = admitted) and a list. */
 interface Selection {
@@ -122,10 +127,7 @@ function tokensOf(value: string | null, tokenize: (text: string) => string[]): s
 class MemoryCopyOfVersion implements MemoryCopy {
   private readonly decoded: Array<CandidateRow | undefined>;
   private readonly terms = new TermDictionary();
-  private readonly selections = new LRUCache<string, Selection>({
-    maxSize: SELECTION_BYTES,
-    sizeCalculation: (selection) => selection.mask.byteLength + selection.rows.byteLength + 100,
-  });
+  private readonly selections: LRUCache<string, Selection>;
   private readonly scratch: Float64Array[];
   private readonly lastSelection = new WeakMap<SearchFilters, { inferred: SearchFilters | undefined; selection: Selection | undefined | "none" }>();
 
@@ -139,6 +141,7 @@ class MemoryCopyOfVersion implements MemoryCopy {
     private readonly fields: Record<"title" | "description" | "cjk", FieldIndex>,
   ) {
     this.decoded = new Array(postings);
+    this.selections = new LRUCache({ maxSize: selectionBytes(postings), sizeCalculation: (selection) => selection.mask.byteLength + selection.rows.byteLength + 100 });
     this.scratch = [new Float64Array(postings), new Float64Array(postings)];
   }
 

@@ -1,4 +1,5 @@
 import { splitRankTerms, type RankingTerms, type RowTerms, type TermSet } from "../text/rank-terms.ts";
+import { detached } from "../text/detach.ts";
 
 /*
  * The ranking words of the postings the in-memory copy has decoded, held compactly: each distinct
@@ -67,8 +68,8 @@ export class TermDictionary {
   private intern(word: string): number {
     let id = this.ids.get(word);
     if (id === undefined) {
-      // A word split from a longer string shares that string's memory: the dictionary keeps its own copy.
-      const own = word.length === 0 ? word : (" " + word).slice(1);
+      // A word split from a longer string shares that string's memory (text/detach.ts).
+      const own = detached(word);
       id = this.words.length;
       this.ids.set(own, id);
       this.words.push(own);
