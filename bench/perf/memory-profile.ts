@@ -63,7 +63,7 @@ async function profileServer(seconds: number): Promise<void> {
   report("server up, copy built");
   const ends = Date.now() + seconds * 1000;
   let requests = 0;
-  await Promise.all(Array.from({ length: 8 }, async (_, worker) => {
+  await Promise.all(Array.from({ length: 16 }, async (_, worker) => {
     for (let i = 0; Date.now() < ends; i++, requests++) await sendMixed(server.url, key.key, worker, i);
   }));
   const rss = process.memoryUsage().rss / 2 ** 20;
