@@ -83,8 +83,11 @@ const INTERNED = new Set<string>(["city", "country", "data_source", "company_nam
 const NUMBER_COLUMNS = ["publish_ts", "lat", "lon", "salary_min_usd", "salary_max_usd"] as const;
 /** The keyword index of each column a clause can match. */
 const FIELD_OF = { job_title: "title", job_description: "description", cjk_text: "cjk" } as const;
-/** Arrays' slots, numbers, tag lists, the decoded candidate once read: per posting, roughly. */
-const PER_ROW_BYTES = 600;
+/**
+ * Arrays' slots, numbers, tag lists, the decoded candidate once read (its fields ~1 KB, its words
+ * as numbers ~0.7 KB, memory/terms.ts): per posting, roughly.
+ */
+const PER_ROW_BYTES = 2_000;
 /**
  * Bytes of filters' admitted rows kept per copy (a mask and a list each: 1–5 bytes a posting): room for
  * ~200 filters' rows, at most 64 MB (a fixed 64 MB was 2 KB a posting at 29.5k postings).
