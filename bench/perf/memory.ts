@@ -146,9 +146,8 @@ function copyTable(dir: string): string {
 }
 
 function printRun(run: MemoryRun): void {
-  const perPosting = Number.isFinite(run.postings) ? ` (${Math.round(((run.afterMb - 0) * 1048576) / run.postings)} B/posting of RSS)` : "";
   console.log(
-    `${run.processes} process(es), ${run.postings} postings: RSS idle ${run.idleMb} MB (PSS ${run.idlePssMb}), peak under load ${run.peakMb} MB, after ${run.afterMb} MB (PSS ${run.afterPssMb})${perPosting}; ` +
+    `${run.processes} process(es), ${run.postings} postings: RSS idle ${run.idleMb} MB (PSS ${run.idlePssMb}), peak under load ${run.peakMb} MB, after ${run.afterMb} MB (PSS ${run.afterPssMb}); ` +
       `${run.requests} requests ${JSON.stringify(run.statuses)}; target ≤ 600 MB: ${run.peakMb <= 600 && run.afterMb <= 600 ? "✓" : "✗"}`,
   );
 }
