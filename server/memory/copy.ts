@@ -7,6 +7,7 @@ import type { CandidateRow, KeywordClause, MemoryCopy } from "../store/store.ts"
 import { decodeCandidate } from "../store/read.ts";
 import { FieldBuilder, fieldBytes, scoreField, type FieldIndex } from "./bm25.ts";
 import { lanceTokens, whitespaceTokens } from "../text/lance-tokens.ts";
+import { TermDictionary } from "./terms.ts";
 import { indexVectors, nearestRows, TopK, type VectorIndex } from "./vectors.ts";
 
 /*
@@ -24,13 +25,23 @@ export async function buildMemoryCopy(table: lancedb.Table, version: number): Pr
   const chunks: Float32Array[] = [];
   const builders = { title: new FieldBuilder(), description: new FieldBuilder(), cjk: new FieldBuilder() };
   let count = 0;
+  // Cities, countries, sources and tags repeat: one string each (a string per row cost ~40 B a column).
+  const strings = new Map<string, string>();
+  const intern = (value: string | null) => {
+    if (value === null) return null;
+    const known = strings.get(value);
+    if (known !== undefined) return known;
+    strings.set(value, value);
+    return value;
+  };
   const columns = [...KEPT_TEXT, "job_description", "cjk_text", ...NUMBER_COLUMNS, "tag_keys", "vector"];
   // Batch by batch: descriptions are tokenized as they arrive and not kept, and searches run in between.
   for await (const batch of table.query().select(columns)) {
     const get = (column: string) => batch.getChild(column)!;
     for (const column of KEPT_TEXT) {
       const child = get(column);
-      for (let i = 0; i < batch.numRows; i++) text[column]!.push((child.get(i) as string | null) ?? null);
+      const shared = INTERNED.has(column) ? intern : (value: string | null) => value;
+      for (let i = 0; i < batch.numRows; i++) text[column]!.push(shared((child.get(i) as string | null) ?? null));
     }
     for (const column of NUMBER_COLUMNS) {
       const child = get(column);
@@ -38,7 +49,7 @@ export async function buildMemoryCopy(table: lancedb.Table, version: number): Pr
     }
     const [tagChild, vectors, descriptions, cjk] = [get("tag_keys"), get("vector"), get("job_description"), get("cjk_text")];
     for (let i = 0; i < batch.numRows; i++, count++) {
-      tags.push([...((tagChild.get(i)?.toArray() as string[] | undefined) ?? [])].map(String));
+      tags.push([...((tagChild.get(i)?.toArray() as string[] | undefined) ?? [])].map((tag) => intern(String(tag))!));
       chunks.push(Float32Array.from(vectors.get(i).toArray() as Float32Array));
       builders.title.add(count, tokensOf(text.job_title![count]!, lanceTokens));
       builders.description.add(count, tokensOf(descriptions.get(i) as string | null, lanceTokens));
@@ -59,7 +70,7 @@ export async function buildMemoryCopy(table: lancedb.Table, version: number): Pr
   const fields = { title: builders.title.finish(count), description: builders.description.finish(count), cjk: builders.cjk.finish(count) };
   const index = indexVectors(vectors, count, dimension);
   const textBytes = KEPT_TEXT.reduce((sum, c) => sum + text[c]!.reduce((s, v) => s + (v?.length ?? 0) * 2, 0), 0);
-  const bytes = SELECTION_BYTES + textBytes + vectors.byteLength + fieldBytes(fields.title) + fieldBytes(fields.description) + fieldBytes(fields.cjk) + count * PER_ROW_BYTES;
+  const bytes = selectionBytes(count) + textBytes + vectors.byteLength + fieldBytes(fields.title) + fieldBytes(fields.description) + fieldBytes(fields.cjk) + count * PER_ROW_BYTES;
   return new MemoryCopyOfVersion(version, count, bytes, text, filterColumns, index, fields);
 }
 
@@ -67,13 +78,23 @@ export async function buildMemoryCopy(table: lancedb.Table, version: number): Pr
 
 /** Text columns kept: the filters' and what a candidate is decoded from (descriptions are not: see `keyword`). */
 const KEPT_TEXT = ["id", "city", "country", "data_source", "company_name", "seniority_level", "employment_type", "job_title", "result_json"] as const;
+/** The kept columns whose values repeat across postings: held once per distinct value. */
+const INTERNED = new Set<string>(["city", "country", "data_source", "company_name", "seniority_level", "employment_type"]);
 const NUMBER_COLUMNS = ["publish_ts", "lat", "lon", "salary_min_usd", "salary_max_usd"] as const;
 /** The keyword index of each column a clause can match. */
 const FIELD_OF = { job_title: "title", job_description: "description", cjk_text: "cjk" } as const;
-/** Arrays' slots, numbers, tag lists, the decoded candidate once read: per posting, roughly. */
-const PER_ROW_BYTES = 600;
-/** Bytes of filters' admitted rows kept per copy (a mask and a list each: 1–5 bytes a posting). */
-const SELECTION_BYTES = 64 * 2 ** 20;
+/**
+ * Arrays' slots, numbers, tag lists, the decoded candidate once read (its fields ~1 KB, its words
+ * as numbers ~0.7 KB, memory/terms.ts): per posting, roughly.
+ */
+const PER_ROW_BYTES = 2_000;
+/**
+ * Bytes of filters' admitted rows kept per copy (a mask and a list each: 1–5 bytes a posting): room for
+ * ~200 filters' rows, at most 64 MB (a fixed 64 MB was 2 KB a posting at 29.5k postings).
+ */
+function selectionBytes(postings: number): number {
+  return Math.min(64 * 2 ** 20, Math.max(4 * 2 ** 20, postings * 600));
+}
 
 /** Rows a filter admits, as a mask (1 = admitted) and a list. */
 interface Selection {
@@ -108,10 +129,8 @@ function tokensOf(value: string | null, tokenize: (text: string) => string[]): s
 
 class MemoryCopyOfVersion implements MemoryCopy {
   private readonly decoded: Array<CandidateRow | undefined>;
-  private readonly selections = new LRUCache<string, Selection>({
-    maxSize: SELECTION_BYTES,
-    sizeCalculation: (selection) => selection.mask.byteLength + selection.rows.byteLength + 100,
-  });
+  private readonly terms = new TermDictionary();
+  private readonly selections: LRUCache<string, Selection>;
   private readonly scratch: Float64Array[];
   private readonly lastSelection = new WeakMap<SearchFilters, { inferred: SearchFilters | undefined; selection: Selection | undefined | "none" }>();
 
@@ -125,6 +144,7 @@ class MemoryCopyOfVersion implements MemoryCopy {
     private readonly fields: Record<"title" | "description" | "cjk", FieldIndex>,
   ) {
     this.decoded = new Array(postings);
+    this.selections = new LRUCache({ maxSize: selectionBytes(postings), sizeCalculation: (selection) => selection.mask.byteLength + selection.rows.byteLength + 100 });
     this.scratch = [new Float64Array(postings), new Float64Array(postings)];
   }
 
@@ -203,11 +223,17 @@ class MemoryCopyOfVersion implements MemoryCopy {
     return selectRows(this.postings, (row) => others.every((part) => part.mask[row] === 1), smallest.rows);
   }
 
+  /**
+   * A posting as ranking reads it, decoded on first use and kept: its words as compact sets over the
+   * copy's dictionary (memory/terms.ts), its JSON let go once decoded.
+   */
   private candidate(row: number): CandidateRow {
     let decoded = this.decoded[row];
     if (decoded === undefined) {
-      decoded = decodeCandidate(this.text.result_json![row]!, this.index.vector(row));
+      const json = this.text.result_json!;
+      decoded = decodeCandidate(json[row]!, this.index.vector(row), (terms) => this.terms.encode(terms));
       this.decoded[row] = decoded;
+      json[row] = null;
     }
     return decoded;
   }

@@ -1,6 +1,7 @@
 import type * as lancedb from "@lancedb/lancedb";
 import type { MemoryCopy, MemoryCopyHolder } from "../store/store.ts";
 import { buildMemoryCopy } from "./copy.ts";
+import { releaseFreedMemory } from "./trim.ts";
 
 /*
  * The in-memory copy of the table (memory/copy.ts), one version at a time: built in the background
@@ -46,6 +47,9 @@ export function createMemoryCopyHolder(table: lancedb.Table, options: MemoryCopy
       if ((await table.version()) !== version) continue;
       held = copy;
       skipped = undefined;
+      // The build's reads are garbage now: collect them and give their pages back before serving.
+      Bun.gc(true);
+      releaseFreedMemory();
       options.log?.("hot path ready", { version, postings: copy.postings, mb: Math.round(copy.bytes / 2 ** 20), ms: Math.round(performance.now() - started) });
       return;
     }

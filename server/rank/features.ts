@@ -1,5 +1,5 @@
 import { cjkBigrams, foldedWords, hasCjk } from "../text/fold.ts";
-import type { RowTerms } from "../text/rank-terms.ts";
+import type { RowTerms, TermSet } from "../text/rank-terms.ts";
 
 /*
  * The evidence ranking weighs, per candidate: what the retrievers said, how much of the query the
@@ -96,13 +96,13 @@ export function rankingQuery(
 export function features(query: RankingQuery, terms: RowTerms, evidence: RetrievalEvidence, named = false): Features {
   const { title, text } = terms;
   const total = query.weights.reduce((a, b) => a + b, 0);
-  const share = (set: Set<string>) => {
+  const share = (set: TermSet) => {
     if (total === 0) return 0;
     let sum = 0;
     for (let i = 0; i < query.tokens.length; i++) if (set.has(query.tokens[i]!)) sum += query.weights[i]!;
     return sum / total;
   };
-  const bestExpansion = (set: Set<string>) => {
+  const bestExpansion = (set: TermSet) => {
     let best = 0;
     for (const { tokens, weight } of query.expansions) if (weight > best && tokens.every((t) => set.has(t))) best = weight;
     return best;

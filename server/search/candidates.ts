@@ -59,7 +59,9 @@ export async function rankCandidates(deps: RetrievalDeps, request: SearchRequest
   const cjkScript = hasCjk(request.query);
   const vector = mode === "bm25" && !understanding.jobless ? undefined : request.similarTo?.vector ?? (await deps.embedder.embedQuery(text));
   const keywordText = terms.join(" ") || request.query;
-  const full = request.detail === "full";
+  // No description with the candidates: they are read for the page alone (search.ts). Read with every
+  // candidate, a deep full-detail page read 2,400 of them, megabytes of strings a request.
+  const full = false;
   stopIfLate(deadline, "retrieve");
   const [nearest, keyword] = await Promise.all([
     vector === undefined ? [] : deps.store.nearest(vector, request.filters, depth, full, request.inferred),

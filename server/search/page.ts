@@ -49,13 +49,14 @@ export function repostKey(row: Pick<JobRow, "company_name" | "job_title">): stri
 }
 const repostKeys = new WeakMap<object, string>();
 
-export function toResult(candidate: Ranked, request: SearchRequest): JobResult {
+/** The result of a candidate; `description`: its description when read for the page (full detail). */
+export function toResult(candidate: Ranked, request: SearchRequest, description?: string): JobResult {
   // The stored fields are id, then job-search-service.md §2.1's in its order with unknown ones absent; score goes first.
   const { job_description, vector: _, terms: __, country: ___, ...fields } = candidate.row;
   return {
     score: candidate.score,
     ...fields,
-    ...(request.detail === "full" ? fullDescription(job_description ?? "") : {}),
+    ...(request.detail === "full" ? fullDescription(description ?? job_description ?? "") : {}),
     ...(request.explain
       ? { bm25_rank: candidate.bm25Rank, vector_rank: candidate.vectorRank, fused_score: Math.round(candidate.fused * 10_000) / 10_000 }
       : {}),

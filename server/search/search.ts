@@ -89,7 +89,8 @@ async function runSearch(deps: SearchDeps, request: SearchRequest, understanding
   if (request.sort === "date") {
     page.sort((a, b) => compareText(b.row.publish_time, a.row.publish_time) || b.score - a.score);
   }
-  const results = page.map((candidate) => toResult(candidate, request));
+  const descriptions = request.detail === "full" ? await deps.store.descriptions(page.map((c) => c.row.id)) : undefined;
+  const results = page.map((candidate) => toResult(candidate, request, descriptions?.get(candidate.row.id)));
   if (!faceted) return { results };
   const counted = collapsed.filter((c) => c.score >= request.facetMinScore).map((c) => c.row);
   return { results, facets: await countFacets(deps.store, counted, request.facets), total_matches: counted.length };

@@ -2,7 +2,7 @@ import * as lancedb from "@lancedb/lancedb";
 import type { Table as ArrowTable } from "apache-arrow";
 import { LRUCache } from "lru-cache";
 import { dot } from "../embedding/vector.ts";
-import { rowTerms, type RankingTerms } from "../text/rank-terms.ts";
+import { rowTerms, type RankingTerms, type RowTerms } from "../text/rank-terms.ts";
 import { buildWhere, idIn } from "./filter.ts";
 import type { IndexDistance } from "./indexes.ts";
 import type { FilterValues } from "../../shared/search.ts";
@@ -129,6 +129,7 @@ export function createReader(
       return facets;
     },
 
+    descriptions: (ids) => readDescriptions(table, ids),
     posting: (id) => readPosting(table, id),
     countries: (ids) => readCountries(table, ids),
     async filterValues() {
@@ -139,10 +140,10 @@ export function createReader(
   };
 }
 
-/** A candidate from its stored result_json (fields and ranking terms) and its vector. */
-export function decodeCandidate(json: string, vector: Float32Array): CandidateRow {
+/** A candidate from its stored result_json (fields and ranking terms) and its vector; `encode` makes its term sets. */
+export function decodeCandidate(json: string, vector: Float32Array, encode: (terms: RankingTerms) => RowTerms = rowTerms): CandidateRow {
   const { rank_terms, cjk_text, ...fields } = JSON.parse(json) as JobRow & RankingTerms;
-  return { ...fields, vector, terms: rowTerms({ rank_terms, cjk_text }) };
+  return { ...fields, vector, terms: encode({ rank_terms, cjk_text }) };
 }
 
 // --- internal ---
@@ -191,9 +192,14 @@ function nearestRows(table: lancedb.Table, vector: Float32Array, where: string |
 /** Candidates from memory with their descriptions read from the table, for full detail (one query). */
 async function withDescriptions<T extends { row: CandidateRow }>(table: lancedb.Table, hits: T[], full: boolean): Promise<T[]> {
   if (!full || hits.length === 0) return hits;
-  const rows = await table.query().where(idIn(hits.map((hit) => hit.row.id))).select(["id", "job_description"]).toArray();
-  const descriptions = new Map(rows.map((row) => [row.id as string, String(row.job_description ?? "")]));
+  const descriptions = await readDescriptions(table, hits.map((hit) => hit.row.id));
   return hits.map((hit) => ({ ...hit, row: { ...hit.row, job_description: descriptions.get(hit.row.id) ?? "" } }));
+}
+
+async function readDescriptions(table: lancedb.Table, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await table.query().where(idIn(ids)).select(["id", "job_description"]).toArray();
+  return new Map(rows.map((row) => [row.id as string, String(row.job_description ?? "")]));
 }
 
 /** Candidate lists longer than this skip the ANN index: it gains little there (ef must be ≥ the candidates). */

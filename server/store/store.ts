@@ -7,7 +7,7 @@ import { createAdmin, vectorIndexPresence } from "./indexes.ts";
 import { createReader } from "./read.ts";
 import { TEXT_FORMAT } from "../text/fold.ts";
 import { DIMENSION_KEY, MODEL_KEY, TABLE_NAME, TEXT_FORMAT_KEY, jobsSchema, type StoredJob } from "./schema.ts";
-import { isObjectStore, prepareLocation, sideFile, type TableLocation } from "./table-location.ts";
+import { connectTable, isObjectStore, prepareLocation, sideFile, type TableLocation } from "./table-location.ts";
 import { TERM_STATS_FILE, termStatsReader, type TermStats } from "./term-stats.ts";
 import { createWriter } from "./write.ts";
 
@@ -145,6 +145,8 @@ export interface StoreReader {
   keyword(clauses: KeywordClause[], filters: SearchFilters, limit: number, full: boolean, inferred?: SearchFilters): Promise<Array<{ row: CandidateRow; score: number }>>;
   /** Distinct cities and sources present, recomputed only when the table changed. */
   facets(): Promise<Facets>;
+  /** The description of each stored posting of `ids` (one query): what a full-detail page shows, read for the page alone. */
+  descriptions(ids: string[]): Promise<Map<string, string>>;
   /** One posting and its vector by id; undefined when none has it. */
   posting(id: string): Promise<{ posting: Posting; vector: Float32Array } | undefined>;
   /** The country of each stored posting of `ids`. */
@@ -208,7 +210,7 @@ export interface JobStore extends StoreReader, StoreWriter, StoreAdmin {
 export async function openStore(options: StoreOptions | OpeningOptions): Promise<JobStore> {
   const location = locationOf(options);
   prepareLocation(location);
-  const db = await connect(location, options.readConsistencyMs);
+  const db = await connectTable(location, options.readConsistencyMs);
   const existing = await openIfExists(db);
   const model = "model" in options ? await options.model : options;
   const table = existing ?? (await db.createEmptyTable(TABLE_NAME, jobsSchema(model.modelId, model.dimension), { mode: "create", existOk: true }));
@@ -225,7 +227,7 @@ export type OpeningOptions = Omit<StoreOptions, "modelId" | "dimension"> & { mod
  */
 export async function inspectStore(location: TableLocation): Promise<JobStore | undefined> {
   if (!isObjectStore(location.uri) && !existsSync(location.uri)) return undefined;
-  const db = await connect(location);
+  const db = await connectTable(location);
   const table = await openIfExists(db);
   if (!table) {
     db.close();
@@ -237,13 +239,6 @@ export async function inspectStore(location: TableLocation): Promise<JobStore | 
 // --- internal ---
 function locationOf(options: StoreOptions | OpeningOptions): TableLocation {
   return { uri: options.dataDir, ...(options.storageOptions ? { storageOptions: options.storageOptions } : {}) };
-}
-
-function connect(location: TableLocation, readConsistencyMs?: number): Promise<lancedb.Connection> {
-  return lancedb.connect(location.uri, {
-    readConsistencyInterval: readConsistencyMs === undefined ? undefined : readConsistencyMs / 1000,
-    ...(location.storageOptions ? { storageOptions: location.storageOptions } : {}),
-  });
 }
 
 /** Opens the table when it exists. Not tableNames(): listing needs more of an object store than opening. */

@@ -1,3 +1,4 @@
+import * as lancedb from "@lancedb/lancedb";
 import { S3Client } from "bun";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -28,6 +29,21 @@ export interface SideFile {
 export function isObjectStore(uri: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(uri) && !uri.startsWith("file://");
 }
+
+/**
+ * A connection to the table's place, its caches bounded: by default a connection may keep 6 GB of
+ * index data and 1 GB of file metadata. Measured at 29.5k postings: 26 MB after a few full-text and
+ * vector queries (which the in-memory copy answers instead); at 1M the vector index is 405 MB on disk.
+ */
+export function connectTable(location: TableLocation, readConsistencyMs?: number): Promise<lancedb.Connection> {
+  return lancedb.connect(location.uri, {
+    session: new lancedb.Session(BigInt(INDEX_CACHE_BYTES), BigInt(METADATA_CACHE_BYTES)),
+    readConsistencyInterval: readConsistencyMs === undefined ? undefined : readConsistencyMs / 1000,
+    ...(location.storageOptions ? { storageOptions: location.storageOptions } : {}),
+  });
+}
+const INDEX_CACHE_BYTES = 1024 * 2 ** 20;
+const METADATA_CACHE_BYTES = 256 * 2 ** 20;
 
 /** The file `name` beside the table. Throws for object stores other than S3. */
 export function sideFile(location: TableLocation, name: string): SideFile {

@@ -1,4 +1,5 @@
 import { stem } from "porter2";
+import { detached } from "./detach.ts";
 
 /*
  * Words as LanceDB's full-text index cuts them (its "simple" tokenizer with the options
@@ -44,7 +45,8 @@ function stemOf(word: string): string {
   let stemmed = stems.get(word);
   if (stemmed === undefined) {
     stemmed = /^[a-z0-9']+$/.test(word) ? stem(word) : word;
-    if (stems.size < STEM_CACHE_SIZE) stems.set(word, stemmed);
+    // The word is cut from the text: kept as it is, it would keep the whole text (text/detach.ts).
+    if (stems.size < STEM_CACHE_SIZE) stems.set(detached(word), stemmed === word ? detached(word) : detached(stemmed));
   }
   return stemmed;
 }

@@ -30,11 +30,17 @@ export function splitRankTerms(rankTerms: string): { title: string[]; text: stri
   return { title: title.split(" ").filter(Boolean), text: text.split(" ").filter(Boolean) };
 }
 
+/** What ranking asks of a posting's words: a Set<string> is one, and so is the in-memory copy's compact set (memory/terms.ts). */
+export interface TermSet extends Iterable<string> {
+  readonly size: number;
+  has(word: string): boolean;
+}
+
 /** A posting's ranking words as sets, built once per posting (see `rowTerms`) and reused by every search. */
 export interface RowTerms {
-  title: Set<string>;
-  text: Set<string>;
-  cjk: Set<string>;
+  title: TermSet;
+  text: TermSet;
+  cjk: TermSet;
 }
 
 export function rowTerms(row: RankingTerms): RowTerms {
