@@ -62,9 +62,13 @@ export async function matchJobs(deps: SearchDeps, request: MatchRequest): Promis
     .sort((a, b) => b.score - a.score || compareText(a.result.id, b.result.id));
   const page = ranked.slice(asked.offset, asked.offset + asked.topK);
   if (asked.sort === "date") page.sort((a, b) => compareText(b.result.publish_time, a.result.publish_time) || b.score - a.score);
-  const results = await Promise.all(
-    page.map(async ({ result, score }) => ({ ...result, score, match: await detailOf(deps.store, result, reading, has, vocabulary) })),
-  );
+  // The page's descriptions in one read (a page asked for in full detail has them already).
+  const missingText = page.filter(({ result }) => result.job_description === undefined).map(({ result }) => result.id);
+  const texts = missingText.length > 0 ? await deps.store.descriptions(missingText) : new Map<string, string>();
+  const results = page.map(({ result, score }) => {
+    const description = result.job_description ?? texts.get(result.id) ?? "";
+    return { ...result, score, match: detail(result, description, reading, has, vocabulary) };
+  });
   const best = Math.max(0, ...results.map((r) => r.score));
   const queryHints = outcome.query.hints.filter((hint) => !hint.startsWith("no close match"));
   if (results.length > 0 && asked.offset === 0 && best < PLAUSIBLE_SCORE) {
@@ -112,12 +116,6 @@ function rescored(result: JobResult, reading: ProfileReading, has: (key: string)
 function logit(p: number): number {
   const q = Math.min(1 - 1e-6, Math.max(1e-6, p));
   return Math.log(q / (1 - q));
-}
-
-/** The result's match: its whole text read (the description from the table when the page has none). */
-async function detailOf(store: Pick<JobStore, "posting">, result: JobResult, reading: ProfileReading, has: (key: string) => boolean, vocabulary: SkillVocabulary): Promise<MatchDetail> {
-  const description = result.job_description ?? (await store.posting(result.id))?.posting.job_description ?? "";
-  return detail(result, description, reading, has, vocabulary);
 }
 
 function detail(
