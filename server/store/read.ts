@@ -91,6 +91,8 @@ export function createReader(
       return [...merged.values()].sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : 1)).slice(0, limit);
     },
 
+    descriptions: (ids) => readDescriptions(table, ids),
+
     async facets() {
       const version = await table.version();
       if (facetCache?.version === version) return facetCache.facets;
@@ -185,9 +187,14 @@ function nearestRows(table: lancedb.Table, vector: Float32Array, where: string |
 /** Candidates from memory with their descriptions read from the table, for full detail (one query). */
 async function withDescriptions<T extends { row: CandidateRow }>(table: lancedb.Table, hits: T[], full: boolean): Promise<T[]> {
   if (!full || hits.length === 0) return hits;
-  const rows = await table.query().where(idIn(hits.map((hit) => hit.row.id))).select(["id", "job_description"]).toArray();
-  const descriptions = new Map(rows.map((row) => [row.id as string, String(row.job_description ?? "")]));
+  const descriptions = await readDescriptions(table, hits.map((hit) => hit.row.id));
   return hits.map((hit) => ({ ...hit, row: { ...hit.row, job_description: descriptions.get(hit.row.id) ?? "" } }));
+}
+
+async function readDescriptions(table: lancedb.Table, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await table.query().where(idIn(ids)).select(["id", "job_description"]).toArray();
+  return new Map(rows.map((row) => [row.id as string, String(row.job_description ?? "")]));
 }
 
 /** Candidate lists longer than this skip the ANN index: it gains little there (ef must be ≥ the candidates). */
