@@ -15,12 +15,23 @@ import { BENCH_DATA_DIR, ensureBenchData } from "./suite/dataset.ts";
 import { createBenchKey, spawnBenchServer, type BenchServer } from "./suite/server.ts";
 import { percentile, round } from "./suite/stats.ts";
 
-const { values } = parseArgs({ options: { seconds: { type: "string", default: "20" }, processes: { type: "string", default: "1,2" } } });
+const { values } = parseArgs({
+  options: { seconds: { type: "string", default: "20" }, processes: { type: "string", default: "1,2" }, "attack-url": { type: "string" }, "attack-key": { type: "string" } },
+});
 const seconds = Number(values.seconds);
 const QUERIES = [
   "registered nurse", "backend engineer python", "data analyst", "ios developer", "devops kubernetes", "accountant",
   "product designer", "sales manager", "warehouse associate", "teacher", "react frontend developer", "truck driver",
 ];
+
+// The attacker runs in a process of its own, so the well-behaved key's client shares no event loop with it.
+if (values["attack-url"]) {
+  const stop = { now: false };
+  process.on("SIGTERM", () => (stop.now = true));
+  const loops = Array.from({ length: 16 }, (_, worker) => attackLoop(values["attack-url"]!, values["attack-key"]!, worker, stop));
+  console.log(JSON.stringify(merge(await Promise.all(loops))));
+  process.exit(0);
+}
 
 await ensureBenchData();
 const user = await createBenchKey(BENCH_DATA_DIR);
@@ -36,7 +47,8 @@ printTable(rows);
 
 // --- internal ---
 
-interface Run { latencies: number[]; refused: number }
+/** Client-side latencies, and the server's own search_time_ms of each answered search. */
+interface Run { latencies: number[]; serverMs: number[]; refused: number }
 interface Row { processes: number; alone: Run; attacked: Run; attack: Record<number, number> }
 
 async function scenario(processes: number): Promise<Row> {
@@ -46,46 +58,46 @@ async function scenario(processes: number): Promise<Row> {
   try {
     await wellBehaved(server, 2); // warm: the first of each query builds what it reads once
     const alone = await wellBehaved(server, seconds);
-    const stop = { now: false };
-    const attack = Array.from({ length: 16 }, (_, worker) => attackLoop(server, worker, stop));
+    const attack = Bun.spawn(["bun", import.meta.path, "--attack-url", server.url, "--attack-key", attacker.key], { stdout: "pipe", stderr: "inherit" });
     const attacked = await wellBehaved(server, seconds);
-    stop.now = true;
-    return { processes, alone, attacked, attack: merge(await Promise.all(attack)) };
+    attack.kill("SIGTERM");
+    const statuses = JSON.parse(await new Response(attack.stdout).text()) as Record<number, number>;
+    return { processes, alone, attacked, attack: statuses };
   } finally {
     await server.stop();
   }
 }
 
 async function wellBehaved(server: BenchServer, forSeconds: number): Promise<Run> {
-  const run: Run = { latencies: [], refused: 0 };
+  const run: Run = { latencies: [], serverMs: [], refused: 0 };
   const ends = performance.now() + forSeconds * 1000;
   for (let i = 0; performance.now() < ends; i++) {
     const sent = performance.now();
-    const status = await post(server, user.key, { q: QUERIES[i % QUERIES.length], top_k: 10 }, true);
+    const { status, body } = await post(server.url, user.key, { q: QUERIES[i % QUERIES.length], top_k: 10 }, true);
     run.latencies.push(performance.now() - sent);
     if (status !== 200) run.refused++;
+    else run.serverMs.push((JSON.parse(body) as { search_time_ms: number }).search_time_ms);
     await Bun.sleep(50);
   }
   return run;
 }
 
-async function attackLoop(server: BenchServer, worker: number, stop: { now: boolean }): Promise<Record<number, number>> {
+async function attackLoop(url: string, key: string, worker: number, stop: { now: boolean }): Promise<Record<number, number>> {
   const statuses: Record<number, number> = {};
   for (let i = 0; !stop.now; i++) {
     const body = { q: `${QUERIES[(worker + i) % QUERIES.length]} ${worker}-${i}`, offset: 900, top_k: 100, detail: "full", facets: FACET_NAMES };
-    const status = await post(server, attacker.key, body, false);
+    const { status } = await post(url, key, body, false);
     statuses[status] = (statuses[status] ?? 0) + 1;
   }
   return statuses;
 }
 
-async function post(server: BenchServer, key: string, body: object, newConnection: boolean): Promise<number> {
+async function post(url: string, key: string, body: object, newConnection: boolean): Promise<{ status: number; body: string }> {
   const headers: Record<string, string> = { "x-api-key": key, "content-type": "application/json" };
   if (newConnection) headers.connection = "close";
-  const response = await fetch(`${server.url}/v1/search`, { method: "POST", headers, body: JSON.stringify(body) }).catch(() => undefined);
-  if (!response) return 0;
-  await response.arrayBuffer();
-  return response.status;
+  const response = await fetch(`${url}/v1/search`, { method: "POST", headers, body: JSON.stringify(body) }).catch(() => undefined);
+  if (!response) return { status: 0, body: "" };
+  return { status: response.status, body: await response.text() };
 }
 
 function merge(runs: Array<Record<number, number>>): Record<number, number> {
@@ -97,7 +109,8 @@ function merge(runs: Array<Record<number, number>>): Record<number, number> {
 function printTable(results: Row[]): void {
   const figures = (run: Run) => {
     const [p50, p99, max] = [percentile(run.latencies, 50), percentile(run.latencies, 99), Math.max(...run.latencies)];
-    return { p50, p99, max, text: `p50 ${round(p50)} ms, p99 ${round(p99)} ms, max ${round(max)} ms, ${run.latencies.length} searches, ${run.refused} refused` };
+    const server = `server's search_time_ms p50 ${round(percentile(run.serverMs, 50))}, p99 ${round(percentile(run.serverMs, 99))}`;
+    return { p50, p99, max, text: `p50 ${round(p50)} ms, p99 ${round(p99)} ms, max ${round(max)} ms, ${run.latencies.length} searches, ${run.refused} refused (${server})` };
   };
   console.log("\nThe well-behaved key's searches, alone and while another key sends expensive requests at concurrency 16:");
   for (const row of results) {
