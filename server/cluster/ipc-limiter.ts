@@ -58,7 +58,7 @@ export function serveLimiter(limiter: RateLimiter, reply: (message: LimiterReply
 
 /**
  * A worker's limiter: every decision is the primary's (see {@link serveLimiter}), sent through `send`;
- * feed the primary's replies to `receive`. Fails closed: when the primary does not answer within 1 s
+ * feed the primary's replies to `receive`. Fails closed: when the primary does not answer within 3 s
  * (or the channel is gone), the request is refused with {@link limitsUnavailable} (503), never decided
  * here, and one warning is logged per outage. A slot the primary grants after the worker gave up on
  * it is given straight back; a hit it counts late stays counted (a refused request charged, never
@@ -141,5 +141,9 @@ export function createIpcRateLimiter(send: (message: LimiterRequest) => boolean,
 
 // --- internal ---
 
-/** The primary answers in microseconds (its searches hand the event loop over every few ms); a second means it is stuck or gone. */
-const REPLY_TIMEOUT_MS = 1000;
+/**
+ * The primary answers in microseconds when idle, but a busy one (expensive searches, a storm of 429s,
+ * a long GC) was seen to take over a second under load (bench/perf/fairness.ts): refusing a
+ * well-behaved key then is worse than waiting. Three seconds means it is stuck or gone.
+ */
+const REPLY_TIMEOUT_MS = 3000;

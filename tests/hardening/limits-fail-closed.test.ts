@@ -28,7 +28,7 @@ describe("two processes without Redis", () => {
     expect((await runCli(["ingest", file], { DATA_DIR: dataDir })).code).toBe(0);
     key = JSON.parse((await runCli(["keys", "create", "--name", "held", "--json"], { DATA_DIR: dataDir })).stdout).key;
     cluster = await startCluster(dataDir, { MAX_IN_FLIGHT_PER_KEY: String(SLOTS) });
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await cluster?.stop();
     rmSync(dataDir, { recursive: true, force: true });
