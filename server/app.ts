@@ -9,12 +9,13 @@ import { beginRequest, requestContext, requestIdOf } from "./ops/request-context
 import { createRequestObserver } from "./ops/request-log.ts";
 import { createServiceStatus } from "./ops/status.ts";
 import { openapiDocument } from "./openapi/document.ts";
+import { createFairQueue } from "./search/fair-queue.ts";
 import { oauthRoutes } from "./routes/oauth.ts";
 import { opsRoutes } from "./routes/ops.ts";
 import { searchRoutes } from "./routes/search.ts";
 import { webRoutes } from "./routes/web.ts";
 
-export interface AppDeps extends Omit<McpDeps, "metrics"> {
+export interface AppDeps extends Omit<McpDeps, "metrics" | "queue"> {
   config: Config;
   oauth: OAuthServer;
   /** Whether a background ANN index build is running (reported by /readyz). */
@@ -24,13 +25,15 @@ export interface AppDeps extends Omit<McpDeps, "metrics"> {
 /**
  * The HTTP application. Every response carries `x-request-id`; every error, thrown anywhere,
  * becomes the spec's body here and only here. Each request is counted in this app's own metrics
- * registry and logged in one line once its response went out.
+ * registry and logged in one line once its response went out. Searches of REST and MCP take turns in
+ * one fair queue per app (search/fair-queue.ts).
  */
 export function createApp(deps: AppDeps) {
   const status = createServiceStatus(deps);
   const metrics = createMetrics(status, deps.cache);
   const finish = createRequestObserver({ log: deps.log, metrics });
-  const routeDeps = { ...deps, metrics, timeoutMs: deps.config.limits.searchTimeoutMs, onCancelled: metrics.observeCancelled };
+  const queue = createFairQueue();
+  const routeDeps = { ...deps, metrics, queue, timeoutMs: deps.config.limits.searchTimeoutMs, onCancelled: metrics.observeCancelled };
   return new Elysia()
     .onRequest(({ request, set }) => {
       const id = crypto.randomUUID();

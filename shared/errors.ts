@@ -36,7 +36,8 @@ export type RateLimitedBody = z.infer<typeof RateLimitedBodySchema>;
 
 /**
  * The one error type of the project. Code throws it; each edge (HTTP, MCP, CLI) maps it once
- * to its own wire shape. `retryAfter` is set only for RATE_LIMITED.
+ * to its own wire shape. `retryAfter` is set for RATE_LIMITED, and for a SERVICE_UNAVAILABLE that a retry
+ * soon may cure (the rate limits could not be checked).
  */
 export class AppError extends Error {
   readonly code: ErrorCode;

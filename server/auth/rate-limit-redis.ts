@@ -1,7 +1,7 @@
 import type { RedisClient } from "bun";
 import { createLogger, type Logger } from "../log.ts";
 import { createRedisClient, defineScript, runScript, withTimeout } from "../redis.ts";
-import { checkLimit, createMemoryRateLimiter, decide, periodOf, SLOT_LEASE_MS, toMicros, type RateLimiter } from "./rate-limit.ts";
+import { checkLimit, decide, limitsUnavailable, periodOf, SLOT_LEASE_MS, toMicros, type RateLimiter } from "./rate-limit.ts";
 
 /**
  * Limiter whose state lives in Redis, so every process sharing `url` enforces one combined limit.
@@ -9,20 +9,20 @@ import { checkLimit, createMemoryRateLimiter, decide, periodOf, SLOT_LEASE_MS, t
  * full again. Without an injected `now` the script reads Redis' own clock, so process clocks may
  * differ.
  *
- * Redis failure policy: fail over, never closed and never fully open. When Redis cannot be reached,
- * errors, or takes over 500 ms to answer, the hit is decided by an in-process limiter with the same
- * limit (so during an outage each process allows up to the limit on its own), one warning is logged
- * per outage, and a reconnect is tried in the background at most once a second; hits use Redis
- * again as soon as it answers. Only the first connection attempt is awaited. Slots in flight are
- * entries with an expiry (`slotLeaseMs`), so a process that dies frees its slots; a slot given back
- * while Redis did not answer is given back again before the next command Redis does answer.
+ * Redis failure policy: fail closed. When Redis cannot be reached, errors, or takes over 500 ms to
+ * answer, the request is refused with {@link limitsUnavailable} (503), never decided by a count of
+ * this process's own (with several processes or servers that would let a key exceed its limits); one
+ * warning is logged per outage, and a reconnect is tried in the background at most once a second, so
+ * requests are decided by Redis again as soon as it answers. Only the first connection attempt is
+ * awaited. Slots in flight are entries with an expiry (`slotLeaseMs`), so a process that dies frees
+ * its slots; a slot given back while Redis did not answer, or taken by a command whose answer did not
+ * come in time, is given back before the next command Redis does answer.
  */
 export function createRedisRateLimiter(
   url: string,
   options: { now?: () => number; random?: () => number; prefix?: string; log?: Logger; slotLeaseMs?: number } = {},
 ): RateLimiter {
   const { now, random = Math.random, prefix = "jobsearch:rate:", log = createLogger("info"), slotLeaseMs = SLOT_LEASE_MS } = options;
-  const fallback = createMemoryRateLimiter({ now: now ?? Date.now, random });
   let client: RedisClient | undefined;
   let connecting: Promise<void> | undefined;
   let first: Promise<void> | undefined;
@@ -36,7 +36,7 @@ export function createRedisRateLimiter(
     client?.close();
     client = undefined;
     retryAt = performance.now() + RECONNECT_DELAY_MS;
-    if (!failing) log.warn("rate limit: Redis unavailable, limiting per process until it is back", { error });
+    if (!failing) log.warn("rate limit: Redis unavailable, refusing requests until it is back", { error });
     failing = true;
   };
 
@@ -53,7 +53,7 @@ export function createRedisRateLimiter(
   };
   const connect = (): Promise<void> => (connecting ??= open().finally(() => (connecting = undefined)));
 
-  // Every hit waits for the first attempt only; later reconnects run behind the fallback.
+  // Every hit waits for the first attempt only; later reconnects run in the background while requests are refused.
   const connection = async (): Promise<RedisClient | undefined> => {
     first ??= connect();
     await first;
@@ -93,7 +93,7 @@ export function createRedisRateLimiter(
       const at = now ? String(toMicros(now())) : "";
       const args = [String(limit), at, String(periodOf(options)), options.peek ? "1" : ""];
       const reply = await attempt((redis) => runScript(redis, GCRA, [prefix + principalId], args));
-      if (reply === undefined) return fallback.hit(principalId, limit, options);
+      if (reply === undefined) throw limitsUnavailable();
       const [allowed, remaining, waitUs] = reply as [number, number, number];
       return decide({ allowed: allowed === 1, remaining, waitUs }, random);
     },
@@ -101,10 +101,18 @@ export function createRedisRateLimiter(
       checkLimit(limit);
       const key = `${prefix}inflight:${principalId}`;
       const token = crypto.randomUUID();
-      const reply = await attempt((redis) => runScript(redis, ENTER, [key], [String(limit), token, String(slotLeaseMs)]));
-      if (reply === undefined) return fallback.enter(principalId, limit);
-      if (Number(reply) !== 1) return undefined;
       const leaseEnds = Date.now() + slotLeaseMs;
+      let sent = false;
+      const reply = await attempt((redis) => {
+        sent = true;
+        return runScript(redis, ENTER, [key], [String(limit), token, String(slotLeaseMs)]);
+      });
+      if (reply === undefined) {
+        // Redis may have taken the slot without its answer arriving: it is given back with the missed ones.
+        if (sent && !closed) unreleased.set(token, [key, leaseEnds]);
+        throw limitsUnavailable();
+      }
+      if (Number(reply) !== 1) return undefined;
       let left = false;
       return {
         leave() {
@@ -121,7 +129,6 @@ export function createRedisRateLimiter(
       client?.close();
       client = undefined;
       await connecting;
-      await fallback.close();
     },
   };
 }

@@ -30,12 +30,14 @@ export interface HitOptions {
 export interface RateLimiter {
   /**
    * Counts one request of the principal when it is allowed; a refused request costs nothing.
-   * `limit` requests per minute, or per `options.periodMs`.
+   * `limit` requests per minute, or per `options.periodMs`. Throws {@link limitsUnavailable} when
+   * the count cannot be reached (a shared limiter whose Redis or primary process does not answer).
    */
   hit(principalId: string, limit: number, options?: HitOptions): Promise<RateDecision>;
   /**
    * Takes one of the principal's `limit` slots for work in flight; undefined when all are taken.
    * `leave()` gives it back (in Redis, a slot whose process died frees itself when its lease ends).
+   * Throws {@link limitsUnavailable} as `hit` does.
    */
   enter(principalId: string, limit: number): Promise<Slot | undefined>;
   close(): Promise<void> | void;
@@ -111,6 +113,14 @@ export async function enforceRateLimit(limiter: RateLimiter, principal: Principa
 }
 
 /**
+ * The refusal when the limits cannot be decided (the primary process or Redis does not answer in
+ * time): limits fail closed, never falling back to a count per process that would let a key exceed them.
+ */
+export function limitsUnavailable(): AppError {
+  return new AppError("SERVICE_UNAVAILABLE", "Service unavailable: rate limits cannot be checked right now; try again shortly", { retryAfter: LIMITS_RETRY_S });
+}
+
+/**
  * Takes one of the principal's `limit` slots for a request in flight. Throws the same RATE_LIMITED
  * error (Retry-After 1 s) when they are all taken, so one key cannot occupy the server.
  */
@@ -125,6 +135,8 @@ export async function enterInFlight(limiter: RateLimiter, principal: Principal, 
 const MINUTE_US = 60_000_000;
 /** Retry-After for a principal with all its slots in flight: a search takes milliseconds. */
 const IN_FLIGHT_RETRY_S = 1;
+/** Retry-After when the limits cannot be checked: Redis is tried again every second, the primary answers in µs. */
+const LIMITS_RETRY_S = 1;
 
 interface Step {
   allowed: boolean;

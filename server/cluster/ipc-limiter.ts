@@ -1,12 +1,13 @@
 import { AppError } from "../../shared/errors.ts";
 import type { Logger } from "../log.ts";
-import { createMemoryRateLimiter, type HitOptions, type RateDecision, type RateLimiter, type Slot } from "../auth/rate-limit.ts";
+import { limitsUnavailable, type HitOptions, type RateDecision, type RateLimiter, type Slot } from "../auth/rate-limit.ts";
 
 /*
  * Without Redis, the primary's in-memory limiter is the service's one limiter: the other server
  * processes ask it over their IPC channel. One small message each way per decision (a hit, taking a
  * slot in flight); giving a slot back is one message without an answer. Decisions are exact, as in
- * one process: the primary decides every request in arrival order. A round trip costs ~20–60 µs of
+ * one process: the primary decides every request in arrival order, and a worker that cannot ask it
+ * refuses (fails closed) rather than decide alone. A round trip costs ~20–60 µs of
  * latency and a few µs of CPU (bench/perf/processes.ts measures it), against milliseconds per search.
  */
 
@@ -57,19 +58,28 @@ export function serveLimiter(limiter: RateLimiter, reply: (message: LimiterReply
 
 /**
  * A worker's limiter: every decision is the primary's (see {@link serveLimiter}), sent through `send`;
- * feed the primary's replies to `receive`. Fail-over as with Redis: when the primary does not answer
- * within 1 s (or the channel is gone), the decision is this process's own in-memory limiter's, and
- * one warning is logged per outage.
+ * feed the primary's replies to `receive`. Fails closed: when the primary does not answer within 3 s
+ * (or the channel is gone), the request is refused with {@link limitsUnavailable} (503), never decided
+ * here, and one warning is logged per outage. A slot the primary grants after the worker gave up on
+ * it is given straight back; a hit it counts late stays counted (a refused request charged, never
+ * one admitted beyond the limit).
  */
 export function createIpcRateLimiter(send: (message: LimiterRequest) => boolean, log: Logger) {
-  const fallback = createMemoryRateLimiter();
   const pending = new Map<number, { resolve(reply: LimiterReply | undefined): void; timer: Timer }>();
   let nextId = 0;
   let failing = false;
   let closed = false;
 
+  const giveBack = (slot: number) => {
+    try {
+      send({ t: "leave", slot });
+    } catch {
+      // the primary is gone, and its count with it
+    }
+  };
   const ask = (message: LimiterRequest & { id: number }): Promise<LimiterReply | undefined> =>
     new Promise((resolve) => {
+      if (closed) return resolve(undefined);
       const timer = setTimeout(() => settle(message.id, undefined), REPLY_TIMEOUT_MS);
       pending.set(message.id, { resolve, timer });
       let sent = false;
@@ -82,27 +92,34 @@ export function createIpcRateLimiter(send: (message: LimiterRequest) => boolean,
     });
   const settle = (id: number, reply: LimiterReply | undefined) => {
     const waiting = pending.get(id);
-    if (!waiting) return;
+    if (!waiting) {
+      // An answer after the worker gave up on it: the request was refused, so a slot granted goes back.
+      if (reply?.t === "slot" && reply.slot !== null) giveBack(reply.slot);
+      return;
+    }
     pending.delete(id);
     clearTimeout(waiting.timer);
-    if (reply === undefined && !failing && !closed) log.warn("rate limit: the primary process does not answer, limiting per process until it does");
+    if (reply === undefined && !failing && !closed) log.warn("rate limit: the primary process does not answer, refusing requests until it does");
     if (reply !== undefined && failing) log.info("rate limit: the primary process answers again");
     failing = reply === undefined;
     waiting.resolve(reply);
   };
+  /** The primary's answer; limitsUnavailable() when there is none. */
   const answered = (reply: LimiterReply | undefined) => {
-    if (reply?.t === "failed") throw new AppError("INTERNAL_ERROR", `rate limit: ${reply.message}`);
+    if (reply === undefined) throw limitsUnavailable();
+    if (reply.t === "failed") throw new AppError("INTERNAL_ERROR", `rate limit: ${reply.message}`);
     return reply;
   };
 
   const limiter: RateLimiter = {
     async hit(principal, limit, options = {}) {
       const reply = answered(await ask({ t: "hit", id: ++nextId, principal, limit, options }));
-      return reply?.t === "decision" ? reply.decision : fallback.hit(principal, limit, options);
+      if (reply.t !== "decision") throw new AppError("INTERNAL_ERROR", "rate limit: the primary answered a hit with a slot");
+      return reply.decision;
     },
     async enter(principal, limit) {
       const reply = answered(await ask({ t: "enter", id: ++nextId, principal, limit }));
-      if (reply?.t !== "slot") return fallback.enter(principal, limit);
+      if (reply.t !== "slot") throw new AppError("INTERNAL_ERROR", "rate limit: the primary answered a slot with a decision");
       const number = reply.slot;
       if (number === null) return undefined;
       let left = false;
@@ -110,18 +127,13 @@ export function createIpcRateLimiter(send: (message: LimiterRequest) => boolean,
         leave() {
           if (left) return;
           left = true;
-          try {
-            send({ t: "leave", slot: number });
-          } catch {
-            // the primary is gone, and its count with it
-          }
+          giveBack(number);
         },
       };
     },
     close() {
       closed = true;
       for (const id of [...pending.keys()]) settle(id, undefined);
-      return fallback.close();
     },
   };
   return { limiter, receive: (reply: LimiterReply) => settle(reply.id, reply) };
@@ -129,5 +141,9 @@ export function createIpcRateLimiter(send: (message: LimiterRequest) => boolean,
 
 // --- internal ---
 
-/** The primary answers in microseconds; a second means it is stuck or gone. */
-const REPLY_TIMEOUT_MS = 1000;
+/**
+ * The primary answers in microseconds when idle, but a busy one (expensive searches, a storm of 429s,
+ * a long GC) was seen to take over a second under load (bench/perf/fairness.ts): refusing a
+ * well-behaved key then is worse than waiting. Three seconds means it is stuck or gone.
+ */
+const REPLY_TIMEOUT_MS = 3000;

@@ -21,8 +21,9 @@ export function jsonRpcError(
 }
 
 /**
- * The answer to one request of a batch that the rate limit or the principal's slots in flight refused:
- * a JSON-RPC error for its id alone (the others run), carrying what the HTTP 429 body would.
+ * The answer to one request of a batch that the rate limit or the principal's slots in flight refused (or
+ * that was refused because the limits could not be checked): a JSON-RPC error for its id alone (the
+ * others run), carrying what the HTTP 429 (503) body would.
  */
 export function refusedInBatch(id: string | number, refusal: AppError): object {
   const data = { error_code: refusal.code, retry_after: refusal.retryAfter };

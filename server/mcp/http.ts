@@ -15,6 +15,7 @@ import type { Logger } from "../log.ts";
 import type { Metrics } from "../ops/metrics.ts";
 import { notePrincipal, noteTool, requestIdOf } from "../ops/request-context.ts";
 import { mcpOperation } from "../openapi/mcp-operations.ts";
+import type { FairQueue } from "../search/fair-queue.ts";
 import type { SearchDeps } from "../search/search.ts";
 import { jsonRpcError, refusedInBatch } from "./errors.ts";
 import { createMcpServer } from "./server.ts";
@@ -25,6 +26,8 @@ export interface McpDeps extends SearchDeps {
   limiter: RateLimiter;
   config: Config;
   metrics: Metrics;
+  /** The process's fair queue: each call's search runs in its principal's turns. */
+  queue: FairQueue;
   /** Resolves an OAuth access token to its principal; throws InvalidTokenError when it is not valid. */
   verifyBearer(token: string, base: string): Promise<Principal>;
 }
@@ -90,7 +93,7 @@ async function serveMcp(deps: McpDeps, request: Request, requestId: string): Pro
   const slots: Slot[] = [];
   try {
     if (batch === undefined) {
-      // One message: one request against the limits, answered 429 as a REST request would be.
+      // One message: one request against the limits, answered 429 (or 503) as a REST request would be.
       const refusal = await admit(deps, principal, slots);
       if (refusal !== undefined) return errorResponse(refusal, requestId);
       return await runSdk(deps, request, principal, body, requestId);
@@ -122,7 +125,7 @@ async function serveMcp(deps: McpDeps, request: Request, requestId: string): Pro
 /** The SDK's answer to `body` (already read within the limit), in a fresh stateless server and transport. */
 async function runSdk(deps: McpDeps, request: Request, principal: Principal, body: string, requestId: string): Promise<Response> {
   let failed = false;
-  const server = createMcpServer(deps, {
+  const server = createMcpServer({ ...deps, turns: () => deps.queue.turn(principal.id) }, {
     requestId,
     onInternalError: () => (failed = true),
     onToolCall: (tool, args) => noteTool(request, tool, args),
@@ -144,7 +147,10 @@ async function runSdk(deps: McpDeps, request: Request, principal: Principal, bod
   }
 }
 
-/** A slot in flight (added to `slots`) and one request of the rate limit for one call; the AppError refusing it, if any. */
+/**
+ * A slot in flight (added to `slots`) and one request of the rate limit for one call; the AppError refusing it, if any
+ * (RATE_LIMITED, or SERVICE_UNAVAILABLE when the limits cannot be checked).
+ */
 async function admit(deps: McpDeps, principal: Principal, slots: Slot[]): Promise<AppError | undefined> {
   let slot: Slot | undefined;
   try {
@@ -154,7 +160,7 @@ async function admit(deps: McpDeps, principal: Principal, slots: Slot[]): Promis
     return undefined;
   } catch (error) {
     slot?.leave();
-    if (error instanceof AppError && error.code === "RATE_LIMITED") return error;
+    if (error instanceof AppError && (error.code === "RATE_LIMITED" || error.code === "SERVICE_UNAVAILABLE")) return error;
     throw error;
   }
 }

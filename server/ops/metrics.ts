@@ -11,7 +11,7 @@ export interface Metrics {
   observeRequest(method: string, route: string, status: number, seconds: number): void;
   /** One completed search (parameters checked, results ranked), REST or the MCP search_jobs tool. */
   observeSearch(via: SearchInterface, seconds: number): void;
-  /** A search that timed out stopped its remaining work at `stage` (embed, retrieve, rank, page). */
+  /** A search that timed out stopped its remaining work at `stage` (queue, embed, retrieve, rank, page). */
   observeCancelled(stage: string): void;
   /** The Prometheus text exposition of every metric, store gauges computed now. */
   render(): Promise<string>;

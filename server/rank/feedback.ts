@@ -11,7 +11,7 @@ const FEEDBACK_DEPTH = 5;
  * what the person wants, and sets each candidate's feedback features from its likeness to them.
  */
 export function addFeedback(items: Array<{ features: Features; vector: Float32Array; terms: RowTerms }>): void {
-  const top = [...items].sort((a, b) => firstPassScore(b.features) - firstPassScore(a.features)).slice(0, FEEDBACK_DEPTH);
+  const top = bestFirstPass(items, FEEDBACK_DEPTH);
   if (top.length === 0) return;
   const centroid = new Float32Array(top[0]!.vector.length);
   for (const item of top) for (let i = 0; i < centroid.length; i++) centroid[i]! += item.vector[i]!;
@@ -26,4 +26,23 @@ export function addFeedback(items: Array<{ features: Features; vector: Float32Ar
     item.features.feedbackCosine = likeness / norm;
     item.features.feedbackTitle = title.size === 0 ? 0 : shared / title.size;
   }
+}
+
+// --- internal ---
+
+/**
+ * The `depth` items of the best first-pass score, best first, earlier ones first among equals: what a
+ * stable sort's first `depth` would be, in one pass (a deep page ranks thousands of candidates).
+ */
+function bestFirstPass<T extends { features: Features }>(items: T[], depth: number): T[] {
+  const best: Array<{ item: T; score: number }> = [];
+  for (const item of items) {
+    const score = firstPassScore(item.features);
+    if (best.length === depth && score <= best[depth - 1]!.score) continue;
+    let at = best.length;
+    while (at > 0 && best[at - 1]!.score < score) at--;
+    best.splice(at, 0, { item, score });
+    if (best.length > depth) best.pop();
+  }
+  return best.map(({ item }) => item);
 }

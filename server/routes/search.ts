@@ -13,18 +13,20 @@ import { notePrincipal, noteQuery, requestIdOf } from "../ops/request-context.ts
 import { parseMatchRequest, type MatchResponse } from "../../shared/match.ts";
 import { matchJobs } from "../match/match.ts";
 import { citiesOperation, filtersOperation, jobOperation, matchOperation, searchGetOperation, searchPostOperation, similarOperation } from "../openapi/operations.ts";
+import type { FairQueue } from "../search/fair-queue.ts";
 import { searchJobs, type SearchDeps, type SearchOutcome } from "../search/search.ts";
 import { getPosting, similarJobs } from "../search/similar.ts";
 
 /**
- * GET and POST /v1/search (job-search-service.md §4.1, §4.2): API key, a slot in flight, its rate limit, then parameters, then the search.
+ * GET and POST /v1/search (job-search-service.md §4.1, §4.2): API key, a slot in flight, its rate limit, then parameters, then the search
+ * (in the key's turns of the fair queue).
  * GET /v1/cities (ours, not in the spec): the cities with posting counts, for pickers and the CLI.
  * GET /v1/jobs/{id} and /v1/jobs/{id}/similar (ours): one posting, and postings like it (a search).
  * POST /v1/match (ours): a résumé or profile matched to postings (server/match/); the profile is never noted or logged.
  * CORS (cors.ts) grants only allowed origins; others are not refused, since a key in the
  * x-api-key header is never sent by a browser on its own (no cookies, nothing to forge).
  */
-export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateLimiter; config: Config; metrics: Metrics }) {
+export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateLimiter; config: Config; metrics: Metrics; queue: FairQueue }) {
   const identify = async (request: Request) => {
     const principal = await requireApiKey(deps.keys, request.headers.get("x-api-key"));
     notePrincipal(request, principal);
@@ -38,22 +40,23 @@ export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateL
   /**
    * Runs `search` in one of the principal's slots for requests in flight, then charged to its rate
    * limit. The slot comes first (as on /mcp), so a request refused for want of one costs no rate.
+   * `search` gets the search dependencies with the principal's turns in the fair queue.
    */
-  const limited = async <T>(request: Request, search: () => Promise<T>): Promise<T> => {
+  const limited = async <T>(request: Request, search: (searchDeps: SearchDeps) => Promise<T>): Promise<T> => {
     const principal = await identify(request);
     const slot = await enterInFlight(deps.limiter, principal, deps.config.rateLimit.inFlightPerKey);
     try {
       await enforceRateLimit(deps.limiter, principal, deps.config.rateLimit.perMinute);
-      return await search();
+      return await search({ ...deps, turns: () => deps.queue.turn(principal.id) });
     } finally {
       slot.leave();
     }
   };
-  const respond = async (http: Request, raw: Record<string, unknown>, fromQueryString: boolean, requestId: string) => {
+  const respond = async (searchDeps: SearchDeps, http: Request, raw: Record<string, unknown>, fromQueryString: boolean, requestId: string) => {
     const started = performance.now();
     const request = parseSearchRequest(raw, fromQueryString ? "get" : "post");
     noteQuery(http, request.query);
-    return answer(await searchJobs(deps, request), started, requestId);
+    return answer(await searchJobs(searchDeps, request), started, requestId);
   };
   const answer = (outcome: SearchOutcome, started: number, requestId: string): SearchResponse => {
     const elapsed = performance.now() - started;
@@ -77,14 +80,14 @@ export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateL
     .options("/v1/match", preflight)
     .onBeforeHandle(({ request, set }) => void Object.assign(set.headers, corsHeaders(deps.config, request)))
     .get("/v1/search", ({ request }) =>
-      limited(request, () => respond(request, queryParameters(new URL(request.url)), true, requestIdOf(request))),
+      limited(request, (searchDeps) => respond(searchDeps, request, queryParameters(new URL(request.url)), true, requestIdOf(request))),
       { detail: searchGetOperation })
     .post(
       "/v1/search",
       ({ request }) =>
-        limited(request, async () => {
+        limited(request, async (searchDeps) => {
           const body = await jsonBody(request, deps.config.limits.maxBodyBytes);
-          return respond(request, body, false, requestIdOf(request));
+          return respond(searchDeps, request, body, false, requestIdOf(request));
         }),
       { parse: "none", detail: searchPostOperation },
     )
@@ -107,9 +110,9 @@ export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateL
       return body;
     }, { detail: jobOperation })
     .get("/v1/jobs/:id/similar", ({ request, params }) =>
-      limited(request, async () => {
+      limited(request, async (searchDeps) => {
         const started = performance.now();
-        return answer(await similarJobs(deps, params.id, queryParameters(new URL(request.url)), "get"), started, requestIdOf(request));
+        return answer(await similarJobs(searchDeps, params.id, queryParameters(new URL(request.url)), "get"), started, requestIdOf(request));
       }),
       { detail: similarOperation })
     .get("/v1/filters", async ({ request }) => {

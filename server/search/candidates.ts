@@ -11,6 +11,7 @@ import type { JobStore } from "../store/store.ts";
 import { idf } from "../store/term-stats.ts";
 import { jobWordWeight, type Understanding } from "../understand/understand.ts";
 import { stopIfLate, type Deadline } from "./deadline.ts";
+import { FREE_TURN, type Turn } from "./fair-queue.ts";
 
 /*
  * Retrieval and ranking of one search: the query's vector (steered by the strong expansions), the
@@ -39,10 +40,12 @@ export interface RetrievalDeps {
 
 /**
  * Every candidate of both retrievers, best first. `understanding` is what the words of
- * `request.query` say (understand/); the deadline is looked at between steps. Exported for the
- * evaluation, which fits the ranking weights on these features.
+ * `request.query` say (understand/); the deadline is looked at, and the search's turn offered, between
+ * steps. Exported for the evaluation, which fits the ranking weights on these features.
  */
-export async function rankCandidates(deps: RetrievalDeps, request: SearchRequest, understanding: Understanding, deadline?: Deadline, minDepth = 0): Promise<Ranked[]> {
+export async function rankCandidates(
+  deps: RetrievalDeps, request: SearchRequest, understanding: Understanding, deadline?: Deadline, minDepth = 0, turn: Turn = FREE_TURN,
+): Promise<Ranked[]> {
   const mode = request.retrieval ?? "hybrid";
   stopIfLate(deadline, "embed");
   const { terms, expansions } = understanding;
@@ -59,9 +62,9 @@ export async function rankCandidates(deps: RetrievalDeps, request: SearchRequest
   const cjkScript = hasCjk(request.query);
   const vector = mode === "bm25" && !understanding.jobless ? undefined : request.similarTo?.vector ?? (await deps.embedder.embedQuery(text));
   const keywordText = terms.join(" ") || request.query;
-  // No description with the candidates: they are read for the page alone (search.ts). Read with every
-  // candidate, a deep full-detail page read 2,400 of them, megabytes of strings a request.
+  // Without descriptions: only the page's are read (search.ts), not those of every candidate.
   const full = false;
+  await turn.pause();
   stopIfLate(deadline, "retrieve");
   const [nearest, keyword] = await Promise.all([
     vector === undefined ? [] : deps.store.nearest(vector, request.filters, depth, full, request.inferred),
@@ -83,9 +86,14 @@ export async function rankCandidates(deps: RetrievalDeps, request: SearchRequest
     if (known) Object.assign(known, { bm25: score, bm25Rank: i + 1 });
     else candidates.set(row.id, { row, cosine: vector ? dot(vector, row.vector) : 0, bm25: score, bm25Rank: i + 1, vectorRank: null });
   });
+  await turn.pause();
   if (understanding.jobless) return joblessMatches([...candidates.values()], request.inferred ?? {}, cjkScript);
   const similar = request.similarTo && { cjk: request.similarTo.cjk ?? false, head: titleHead(request.similarTo.title ?? request.query) };
-  return scoreCandidates([...candidates.values()], query, mode, understanding.namesJob, () => stopIfLate(deadline, "rank"), similar);
+  const checkpoint = async () => {
+    stopIfLate(deadline, "rank");
+    await turn.pause();
+  };
+  return scoreCandidates([...candidates.values()], query, mode, understanding.namesJob, checkpoint, similar);
 }
 
 /**

@@ -4,8 +4,8 @@
  * ranking's loops, and a late one throws SearchCancelled, which the caller turns into a 503.
  */
 
-/** The steps of a search, between which (and within ranking's loops) a timed-out search stops. */
-export type SearchStage = "embed" | "retrieve" | "rank" | "page";
+/** The steps of a search (the first: waiting for its turn), between which (and within ranking's loops) a timed-out search stops. */
+export type SearchStage = "queue" | "embed" | "retrieve" | "rank" | "page";
 
 /** When a search must stop, in `performance.now()` milliseconds; undefined = never. */
 export type Deadline = number | undefined;

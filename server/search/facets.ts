@@ -16,12 +16,16 @@ export const FACET_VALUES = 20;
 export const SALARY_BUCKET = 25_000;
 const SALARY_TOP = 300_000;
 
-export async function countFacets(store: Pick<StoreReader, "countries">, rows: JobRow[], names: FacetName[]): Promise<FacetCounts> {
+/** The counts of each of `names` over `rows`; `checkpoint` is awaited between facets (the fair queue's pause). */
+export async function countFacets(
+  store: Pick<StoreReader, "countries">, rows: JobRow[], names: FacetName[], checkpoint: () => Promise<void> = async () => {},
+): Promise<FacetCounts> {
   // Rows loaded before result_json held the country (undefined there) are looked up.
   const unknown = names.includes("country") ? rows.filter((row) => row.country === undefined).map((row) => row.id) : [];
   const countries = unknown.length > 0 ? await store.countries(unknown) : new Map<string, string | null>();
   const out: FacetCounts = {};
   for (const name of names) {
+    await checkpoint();
     const counts = new Map<string, number>();
     for (const row of rows) {
       for (const value of valuesOf(name, row, countries)) counts.set(value, (counts.get(value) ?? 0) + 1);

@@ -1,7 +1,8 @@
 import type { JobResult } from "../../shared/job.ts";
 import { DESCRIPTION_MAX_CHARS, type SearchRequest } from "../../shared/search.ts";
-import type { JobRow } from "../store/store.ts";
+import type { JobRow, StoreReader } from "../store/store.ts";
 import type { Ranked } from "../rank/rank.ts";
+import type { Turn } from "./fair-queue.ts";
 
 /*
  * From ranked candidates to the page a caller gets: reposts collapsed, each candidate turned into a
@@ -49,14 +50,22 @@ export function repostKey(row: Pick<JobRow, "company_name" | "job_title">): stri
 }
 const repostKeys = new WeakMap<object, string>();
 
-/** The result of a candidate; `description`: its description when read for the page (full detail). */
-export function toResult(candidate: Ranked, request: SearchRequest, description?: string): JobResult {
+/**
+ * The page's candidates with their descriptions, for full detail: read for the page only (a deep page
+ * ranks thousands of candidates), while the search gives its turn to others (the read is LanceDB's work).
+ */
+export async function describePage(store: Pick<StoreReader, "descriptions">, page: Ranked[], turn: Turn): Promise<Ranked[]> {
+  const descriptions = await turn.outside(store.descriptions(page.map((candidate) => candidate.row.id)));
+  return page.map((candidate) => ({ ...candidate, row: { ...candidate.row, job_description: descriptions.get(candidate.row.id) ?? "" } }));
+}
+
+export function toResult(candidate: Ranked, request: SearchRequest): JobResult {
   // The stored fields are id, then job-search-service.md §2.1's in its order with unknown ones absent; score goes first.
   const { job_description, vector: _, terms: __, country: ___, ...fields } = candidate.row;
   return {
     score: candidate.score,
     ...fields,
-    ...(request.detail === "full" ? fullDescription(description ?? job_description ?? "") : {}),
+    ...(request.detail === "full" ? fullDescription(job_description ?? "") : {}),
     ...(request.explain
       ? { bm25_rank: candidate.bm25Rank, vector_rank: candidate.vectorRank, fused_score: Math.round(candidate.fused * 10_000) / 10_000 }
       : {}),

@@ -8,16 +8,19 @@ import type { Understanding } from "../understand/understand.ts";
 import { rankCandidates, type RetrievalDeps } from "./candidates.ts";
 import { SearchCancelled, stopIfLate, type Deadline, type SearchStage } from "./deadline.ts";
 import { understandRequest } from "./echo.ts";
+import { FREE_TURN, type Turn } from "./fair-queue.ts";
 import { countFacets } from "./facets.ts";
-import { collapseReposts, toResult, withoutPosting } from "./page.ts";
+import { collapseReposts, describePage, toResult, withoutPosting } from "./page.ts";
 
 export interface SearchDeps extends RetrievalDeps {
   /** Pages already computed for this table version; absent = every search runs. */
   cache?: ResultCache;
   /** A search taking longer fails with SERVICE_UNAVAILABLE and stops its remaining work; absent = no limit. */
   timeoutMs?: number;
-  /** Told where a timed-out search stopped (embed, retrieve, rank, page). */
+  /** Told where a timed-out search stopped (queue, embed, retrieve, rank, page). */
   onCancelled?: (stage: SearchStage) => void;
+  /** The caller's turns in the process's fair queue (fair-queue.ts), one per search; absent = no queue. */
+  turns?: () => Turn;
 }
 
 /**
@@ -28,9 +31,9 @@ export interface SearchDeps extends RetrievalDeps {
  * fused, calibrated score, reposts collapse to their newest copy, results under `minScore` drop,
  * and the page holds ranks [offset, offset + topK), shown newest first (or by relevance).
  * Throws INVALID_PARAMETER for a source that is not in the data, SERVICE_UNAVAILABLE when it
- * takes longer than `deps.timeoutMs`. The answer comes at the timeout; the work stops at its next
- * step or within ranking (a LanceDB query under way cannot be cancelled and finishes, but nothing
- * is ranked or built after it).
+ * takes longer than `deps.timeoutMs`, the wait for its turn included. The answer comes at the timeout;
+ * the work stops at its next step or within ranking (a LanceDB query under way cannot be cancelled
+ * and finishes, but nothing is ranked or built after it).
  */
 export async function searchJobs(deps: SearchDeps, request: SearchRequest): Promise<SearchOutcome> {
   const understood = await understandRequest(deps, request);
@@ -50,12 +53,12 @@ export interface SearchPage {
   total_matches?: number;
 }
 
-/** The page within `deps.timeoutMs`. */
+/** The page within `deps.timeoutMs`, computed in the caller's turns. */
 async function boundedSearch(deps: SearchDeps, request: SearchRequest, understanding: Understanding): Promise<SearchPage> {
-  if (deps.timeoutMs === undefined) return cachedSearch(deps, request, understanding);
+  if (deps.timeoutMs === undefined) return inTurn(deps, request, understanding);
   const ms = deps.timeoutMs;
   const timedOut = () => new AppError("SERVICE_UNAVAILABLE", `search timed out after ${ms} ms; try again, or narrow the query or filters`);
-  const work = cachedSearch(deps, request, understanding, performance.now() + ms).catch((error: unknown) => {
+  const work = inTurn(deps, request, understanding, performance.now() + ms).catch((error: unknown) => {
     if (!(error instanceof SearchCancelled)) throw error;
     deps.onCancelled?.(error.stage);
     // The work can see its deadline pass before the timer below fires (both measure the same ms).
@@ -64,24 +67,37 @@ async function boundedSearch(deps: SearchDeps, request: SearchRequest, understan
   return withTimeout(work, ms, timedOut);
 }
 
+/** The page, computed while the search holds its turn (taken first, handed on at the end, offered between steps). */
+async function inTurn(deps: SearchDeps, request: SearchRequest, understanding: Understanding, deadline?: Deadline): Promise<SearchPage> {
+  const turn = deps.turns?.() ?? FREE_TURN;
+  try {
+    await turn.take();
+    stopIfLate(deadline, "queue");
+    return await cachedSearch(deps, request, understanding, deadline, turn);
+  } finally {
+    turn.done();
+  }
+}
+
 /** A page from the cache, or computed and cached (searches with facets or for similar jobs are not cached). */
-async function cachedSearch(deps: SearchDeps, request: SearchRequest, understanding: Understanding, deadline?: Deadline): Promise<SearchPage> {
+async function cachedSearch(deps: SearchDeps, request: SearchRequest, understanding: Understanding, deadline: Deadline, turn: Turn): Promise<SearchPage> {
   const cache = request.facets.length === 0 && request.similarTo === undefined ? deps.cache : undefined;
   const version = cache ? await deps.store.version() : 0;
   // The term statistics weigh the words: a page ranked with others is not this one.
   const stats = deps.store.termStats();
   const cached = cache?.get(version, request, stats);
   if (cached) return { results: cached };
-  const page = await runSearch(deps, request, understanding, deadline);
+  const page = await runSearch(deps, request, understanding, deadline, turn);
   cache?.set(version, request, page.results, stats);
   return page;
 }
 
 /** A page without the cache (see `searchJobs`). */
-async function runSearch(deps: SearchDeps, request: SearchRequest, understanding: Understanding, deadline?: Deadline): Promise<SearchPage> {
+async function runSearch(deps: SearchDeps, request: SearchRequest, understanding: Understanding, deadline: Deadline, turn: Turn): Promise<SearchPage> {
   await checkSource(deps, request);
   const faceted = request.facets.length > 0;
-  const ranked = withoutPosting(await rankCandidates(deps, request, understanding, deadline, faceted ? FACET_DEPTH : 0), request.similarTo);
+  const ranked = withoutPosting(await rankCandidates(deps, request, understanding, deadline, faceted ? FACET_DEPTH : 0, turn), request.similarTo);
+  await turn.pause();
   stopIfLate(deadline, "page");
   const collapsed = request.collapse ? collapseReposts(ranked) : ranked;
   const kept = collapsed.filter((c) => c.score >= request.minScore);
@@ -89,11 +105,11 @@ async function runSearch(deps: SearchDeps, request: SearchRequest, understanding
   if (request.sort === "date") {
     page.sort((a, b) => compareText(b.row.publish_time, a.row.publish_time) || b.score - a.score);
   }
-  const descriptions = request.detail === "full" ? await deps.store.descriptions(page.map((c) => c.row.id)) : undefined;
-  const results = page.map((candidate) => toResult(candidate, request, descriptions?.get(candidate.row.id)));
+  const shown = request.detail === "full" ? await describePage(deps.store, page, turn) : page;
+  const results = shown.map((candidate) => toResult(candidate, request));
   if (!faceted) return { results };
   const counted = collapsed.filter((c) => c.score >= request.facetMinScore).map((c) => c.row);
-  return { results, facets: await countFacets(deps.store, counted, request.facets), total_matches: counted.length };
+  return { results, facets: await countFacets(deps.store, counted, request.facets, () => turn.pause()), total_matches: counted.length };
 }
 
 // --- internal ---

@@ -63,9 +63,8 @@ export type JobRow = { id: string; country?: string | null } & Omit<JobResult, "
 export type CandidateRow = Readonly<JobRow & { vector: Float32Array; terms: RowTerms }>;
 
 /**
- * One clause of a keyword (BM25) query, as server/rank/keyword-query.ts declares them: its text
- * matched in each column with a boost, a row scoring its best column. A query's clauses each bring
- * their own best rows, and a row's scores add up.
+ * One clause of a keyword (BM25) query, as server/rank/keyword-query.ts declares them: its text matched in each
+ * column with a boost, a row scoring its best column. A query's clauses each bring their own best rows, scores adding up.
  */
 export interface KeywordClause {
   text: string;
@@ -73,8 +72,7 @@ export interface KeywordClause {
 }
 
 export interface Facets {
-  /** Distinct cities, sorted. */
-  cities: string[];
+  cities: string[]; // distinct, sorted
   /** Postings per city, most first (ties by name), each with the country most of its postings name. */
   cityCounts: Array<{ city: string; country: string | null; postings: number }>;
   /** Cities the gazetteer placed at load (their postings have coordinates): real places, not other text in the city field. */
