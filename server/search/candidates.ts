@@ -7,6 +7,7 @@ import { rankingQuery } from "../rank/features.ts";
 import { keywordClauses, STRONG_EXPANSION_WEIGHT } from "../rank/keyword-query.ts";
 import { compareText, scoreCandidates, type Candidate, type Ranked } from "../rank/rank.ts";
 import { titleHead } from "../rank/similarity.ts";
+import { filterSet } from "../store/filter-set.ts";
 import type { JobStore } from "../store/store.ts";
 import { idf } from "../store/term-stats.ts";
 import { jobWordWeight, type Understanding } from "../understand/understand.ts";
@@ -44,6 +45,8 @@ export interface RetrievalDeps {
  */
 export async function rankCandidates(deps: RetrievalDeps, request: SearchRequest, understanding: Understanding, deadline?: Deadline, minDepth = 0): Promise<Ranked[]> {
   const mode = request.retrieval ?? "hybrid";
+  // Validated and normalised once, here: both retrievers, whichever engine answers them, read this one form.
+  const filters = filterSet(request.filters, request.inferred);
   stopIfLate(deadline, "embed");
   const { terms, expansions } = understanding;
   const stats = deps.store.termStats();
@@ -60,15 +63,14 @@ export async function rankCandidates(deps: RetrievalDeps, request: SearchRequest
   const full = request.detail === "full";
   stopIfLate(deadline, "retrieve");
   const [nearest, keyword] = await Promise.all([
-    vector === undefined ? [] : deps.store.nearest(vector, request.filters, depth, full, request.inferred),
+    vector === undefined ? [] : deps.store.nearest(vector, filters, depth, full),
     mode === "vector" || understanding.jobless
       ? []
       : deps.store.keyword(
           keywordClauses({ text: keywordText, expansions: mode === "hybrid" ? expansions : [], cjk: [...new Set(cjkBigrams(request.query))] }),
-          request.filters,
+          filters,
           depth,
           full,
-          request.inferred,
         ),
   ]);
 

@@ -1,5 +1,6 @@
 import type { JobResult, Posting } from "../../shared/job.ts";
-import type { FilterValues, SearchFilters } from "../../shared/search.ts";
+import type { FilterValues } from "../../shared/search.ts";
+import type { FilterSet } from "./filter-set.ts";
 import { existsSync } from "node:fs";
 import * as lancedb from "@lancedb/lancedb";
 import type { RowTerms } from "../text/rank-terms.ts";
@@ -49,8 +50,8 @@ export interface MemoryCopy {
   postings: number;
   /** Bytes held (vectors, keyword index, text, kept filter rows), estimated. */
   bytes: number;
-  nearest(vector: Float32Array, filters: SearchFilters, limit: number, inferred?: SearchFilters): Array<{ row: CandidateRow; cosine: number }>;
-  keyword(clauses: KeywordClause[], filters: SearchFilters, limit: number, inferred?: SearchFilters): Array<{ row: CandidateRow; score: number }>;
+  nearest(vector: Float32Array, filters: FilterSet, limit: number): Array<{ row: CandidateRow; cosine: number }>;
+  keyword(clauses: KeywordClause[], filters: FilterSet, limit: number): Array<{ row: CandidateRow; score: number }>;
 }
 
 /** What the copy holds: the version and its size, why nothing is held, or undefined while it builds. */
@@ -137,12 +138,13 @@ export interface StoreReader {
   /** How many postings use each word (for weighting query words); undefined before the first load. */
   termStats(): TermStats | undefined;
   /**
-   * The `limit` nearest postings among those matching `filters` and the filters read from the query's
-   * words (`inferred`, see store/filter.ts), prefiltered, most similar first, with their cosine.
+   * The `limit` nearest postings among those the normalised filters admit (store/filter-set.ts:
+   * the caller's and those read from the query's words), prefiltered, most similar first (equal
+   * cosines by id, cut as store/cut.ts says), with their cosine.
    */
-  nearest(vector: Float32Array, filters: SearchFilters, limit: number, full: boolean, inferred?: SearchFilters): Promise<Array<{ row: CandidateRow; cosine: number }>>;
-  /** The `limit` best keyword (BM25) matches among those matching the filters (as `nearest`), with their score. */
-  keyword(clauses: KeywordClause[], filters: SearchFilters, limit: number, full: boolean, inferred?: SearchFilters): Promise<Array<{ row: CandidateRow; score: number }>>;
+  nearest(vector: Float32Array, filters: FilterSet, limit: number, full: boolean): Promise<Array<{ row: CandidateRow; cosine: number }>>;
+  /** The `limit` best keyword (BM25) matches among those the filters admit (ordered and cut as `nearest`), with their score. */
+  keyword(clauses: KeywordClause[], filters: FilterSet, limit: number, full: boolean): Promise<Array<{ row: CandidateRow; score: number }>>;
   /** Distinct cities and sources present, recomputed only when the table changed. */
   facets(): Promise<Facets>;
   /** One posting and its vector by id; undefined when none has it. */
