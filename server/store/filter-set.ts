@@ -1,4 +1,4 @@
-import { invalidParameter } from "../../shared/errors.ts";
+import { invalidParameter, quoteValue } from "../../shared/errors.ts";
 import { SEARCH_PARAMS, type FilterPredicate, type NearBound, type ParamSpec, type SalaryBound, type SearchFilters } from "../../shared/search-params.ts";
 import { NOTIONS as NOTION_DATA, type NotionClause } from "../knowledge/knowledge.ts";
 import { locatePlace, type Coordinates } from "../places/gazetteer.ts";
@@ -101,7 +101,7 @@ function withoutNul(values: string[]): string[] {
 /** Within a radius of a place: the box the scalar columns answer quickly, then the exact distance. */
 function nearArea({ place, radiusKm }: NearBound): NearArea {
   const at = locatePlace(place);
-  if (!at) throw invalidParameter(`near: no place called "${place}" is known (try "City", "City, ST" for a US state or "City, CC" for a country)`);
+  if (!at) throw invalidParameter(`near: no place called ${quoteValue(place)} is known (try "City", "City, ST" for a US state or "City, CC" for a country)`);
   const dLat = radiusKm / 111;
   const dLon = radiusKm / (111 * Math.max(0.01, Math.cos((at.lat * Math.PI) / 180)));
   return { at, dLat, dLon, radiusKm };
