@@ -5,8 +5,8 @@ import { dot } from "../embedding/vector.ts";
 import { COSINE_ROUNDING, CUT_MARGIN_ROWS, settledCut } from "../store/cut.ts";
 import { rowTests, type FilterColumns } from "../store/filter.ts";
 import type { FilterSet } from "../store/filter-set.ts";
-import type { CandidateRow, KeywordClause, MemoryCopy } from "../store/store.ts";
-import { decodeCandidate } from "../store/read.ts";
+import type { CandidateRow, Checkpoint, KeywordClause, MemoryCopy } from "../store/store.ts";
+import { CHECK_EVERY, decodeCandidate } from "../store/read.ts";
 import { FieldBuilder, fieldBytes, scoreField, type FieldIndex } from "./bm25.ts";
 import { lanceTokens, whitespaceTokens } from "../text/lance-tokens.ts";
 import { indexVectors, nearestRows, TopK, type VectorIndex } from "./vectors.ts";
@@ -136,12 +136,13 @@ class MemoryCopyOfVersion implements MemoryCopy {
     this.scratch = [new Float64Array(postings), new Float64Array(postings)];
   }
 
-  nearest(vector: Float32Array, filters: FilterSet, limit: number) {
+  nearest(vector: Float32Array, filters: FilterSet, limit: number, checkpoint: Checkpoint = () => {}) {
     const allowed = this.select(filters);
     if (allowed === "none") return [];
     // The kernel's float32 cosines choose; the exact ones (as LanceDB's path computes them) order and cut.
     for (let fetch = limit + CUT_MARGIN_ROWS; ; fetch *= 2) {
-      const hits = nearestRows(this.index, vector, fetch, allowed?.rows, this.idOrder).map(({ row }) => {
+      const hits = nearestRows(this.index, vector, fetch, allowed?.rows, this.idOrder).map(({ row }, i) => {
+        if (i % CHECK_EVERY === CHECK_EVERY - 1) checkpoint();
         const candidate = this.candidate(row);
         return { row: candidate, cosine: dot(vector, candidate.vector) };
       });
@@ -150,7 +151,7 @@ class MemoryCopyOfVersion implements MemoryCopy {
     }
   }
 
-  keyword(clauses: KeywordClause[], filters: FilterSet, limit: number) {
+  keyword(clauses: KeywordClause[], filters: FilterSet, limit: number, checkpoint: Checkpoint = () => {}) {
     const allowed = this.select(filters);
     if (allowed === "none") return [];
     const mask = allowed?.mask;
@@ -166,7 +167,11 @@ class MemoryCopyOfVersion implements MemoryCopy {
     }
     const best = new TopK(limit, this.idOrder);
     for (const [row, score] of merged) best.offer(row, score);
-    return best.sorted().map(({ row, cosine: score }) => ({ row: this.candidate(row), score }));
+    checkpoint();
+    return best.sorted().map(({ row, cosine: score }, i) => {
+      if (i % CHECK_EVERY === CHECK_EVERY - 1) checkpoint();
+      return { row: this.candidate(row), score };
+    });
   }
 
   /**

@@ -62,8 +62,9 @@ export async function rankCandidates(deps: RetrievalDeps, request: SearchRequest
   const keywordText = terms.join(" ") || request.query;
   const full = request.detail === "full";
   stopIfLate(deadline, "retrieve");
+  const retrieving = () => stopIfLate(deadline, "retrieve");
   const [nearest, keyword] = await Promise.all([
-    vector === undefined ? [] : deps.store.nearest(vector, filters, depth, full),
+    vector === undefined ? [] : deps.store.nearest(vector, filters, depth, full, retrieving),
     mode === "vector" || understanding.jobless
       ? []
       : deps.store.keyword(
@@ -71,6 +72,7 @@ export async function rankCandidates(deps: RetrievalDeps, request: SearchRequest
           filters,
           depth,
           full,
+          retrieving,
         ),
   ]);
 

@@ -33,9 +33,13 @@ export interface SearchDeps extends RetrievalDeps {
  * is ranked or built after it).
  */
 export async function searchJobs(deps: SearchDeps, request: SearchRequest): Promise<SearchOutcome> {
-  const understood = await understandRequest(deps, request);
-  const page = await boundedSearch(deps, understood.request, understood.understanding);
-  return { ...page, query: understood.echo(page.results, request) };
+  // The deadline runs from here: understanding the words is part of the search's time.
+  return bounded(deps, async (deadline) => {
+    const understood = await understandRequest(deps, request);
+    stopIfLate(deadline, "embed");
+    const page = await cachedSearch(deps, understood.request, understood.understanding, deadline);
+    return { ...page, query: understood.echo(page.results, request) };
+  });
 }
 
 /** A page, what was understood of the query, and (with facets) the counts. */
@@ -50,18 +54,20 @@ export interface SearchPage {
   total_matches?: number;
 }
 
-/** The page within `deps.timeoutMs`. */
-async function boundedSearch(deps: SearchDeps, request: SearchRequest, understanding: Understanding): Promise<SearchPage> {
-  if (deps.timeoutMs === undefined) return cachedSearch(deps, request, understanding);
+/** The answer of `work` within `deps.timeoutMs` (its deadline passed in), or SERVICE_UNAVAILABLE at the timeout. */
+async function bounded<T>(deps: SearchDeps, work: (deadline: Deadline) => Promise<T>): Promise<T> {
+  if (deps.timeoutMs === undefined) return work(undefined);
   const ms = deps.timeoutMs;
   const timedOut = () => new AppError("SERVICE_UNAVAILABLE", `search timed out after ${ms} ms; try again, or narrow the query or filters`);
-  const work = cachedSearch(deps, request, understanding, performance.now() + ms).catch((error: unknown) => {
-    if (!(error instanceof SearchCancelled)) throw error;
-    deps.onCancelled?.(error.stage);
-    // The work can see its deadline pass before the timer below fires (both measure the same ms).
-    throw timedOut();
-  });
-  return withTimeout(work, ms, timedOut);
+  const deadline = performance.now() + ms;
+  const running = () =>
+    work(deadline).catch((error: unknown) => {
+      if (!(error instanceof SearchCancelled)) throw error;
+      deps.onCancelled?.(error.stage);
+      // The work can see its deadline pass before the timer below fires (both measure the same ms).
+      throw timedOut();
+    });
+  return withTimeout(running, ms, timedOut);
 }
 
 /** A page from the cache, or computed and cached (searches with facets or for similar jobs are not cached). */
@@ -91,6 +97,7 @@ async function runSearch(deps: SearchDeps, request: SearchRequest, understanding
   }
   const results = page.map((candidate) => toResult(candidate, request));
   if (!faceted) return { results };
+  stopIfLate(deadline, "page");
   const counted = collapsed.filter((c) => c.score >= request.facetMinScore).map((c) => c.row);
   return { results, facets: await countFacets(deps.store, counted, request.facets), total_matches: counted.length };
 }

@@ -9,7 +9,7 @@ import type { IndexDistance } from "./indexes.ts";
 import type { FilterValues } from "../../shared/search.ts";
 import { readCountries, readFilterValues, readPosting } from "./postings.ts";
 import { CANDIDATE_COLUMNS } from "./schema.ts";
-import type { CandidateRow, Facets, JobRow, KeywordClause, StoreReader, MemoryCopyHolder } from "./store.ts";
+import type { CandidateRow, Checkpoint, Facets, JobRow, KeywordClause, StoreReader, MemoryCopyHolder } from "./store.ts";
 import type { termStatsReader } from "./term-stats.ts";
 
 /**
@@ -45,9 +45,9 @@ export function createReader(
     warm: async () => copies?.warm(),
     memoryCopy: () => copies?.state(),
 
-    async nearest(vector, filters, limit, full) {
+    async nearest(vector, filters, limit, full, checkpoint = () => {}) {
       const copy = copies?.at(await table.version());
-      if (copy) return withDescriptions(table, copy.nearest(vector, filters, limit), full);
+      if (copy) return withDescriptions(table, copy.nearest(vector, filters, limit, checkpoint), full, checkpoint);
       // Every stored and query vector has unit length, so the dot product is the cosine, and cheaper.
       // With the ANN index, 1.4× the candidates come from the quantized index and are re-ranked here by
       // exact distance on the vectors read with them (recall@50 0.993; LanceDB's own refine step, which
@@ -55,7 +55,7 @@ export function createReader(
       const indexDistance = limit <= ANN_MAX_LIMIT ? await vectorIndex() : undefined;
       const where = buildWhere(filters);
       const search = (distance: IndexDistance | undefined, fetch: number) =>
-        nearestRows(table, vector, where, fetch, full, distance).then((batch) => candidateRows(batch, full, decoded).map((row) => ({ row, cosine: dot(vector, row.vector) })));
+        nearestRows(table, vector, where, fetch, full, distance).then((batch) => candidateRows(batch, full, decoded, checkpoint).map((row) => ({ row, cosine: dot(vector, row.vector) })));
       // Exact: the cut is the in-memory copy's (cut.ts), whichever rows LanceDB kept among equal ones.
       const exact = () => fetchSettled((fetch) => search(undefined, fetch), limit, (hit) => hit.cosine, COSINE_ROUNDING);
       if (indexDistance === undefined) return exact();
@@ -69,9 +69,9 @@ export function createReader(
       return found.sort(byScoreThenId((hit) => hit.cosine)).slice(0, limit);
     },
 
-    async keyword(clauses, filters, limit, full) {
+    async keyword(clauses, filters, limit, full, checkpoint = () => {}) {
       const copy = copies?.at(await table.version());
-      if (copy) return withDescriptions(table, copy.keyword(clauses, filters, limit), full);
+      if (copy) return withDescriptions(table, copy.keyword(clauses, filters, limit, checkpoint), full, checkpoint);
       // Each clause runs as its own query and scores add up, as SHOULD clauses do: a BooleanQuery
       // of the same clauses measured 5-6 times slower here. Each clause's list ends as cut.ts says.
       const where = buildWhere(filters);
@@ -82,7 +82,7 @@ export function createReader(
             if (where !== undefined) query = query.where(where);
             const batch = await query.toArrow();
             const scores = batch.getChild("_score")!;
-            return candidateRows(batch, full, decoded).map((row, i) => ({ row, score: scores.get(i) as number }));
+            return candidateRows(batch, full, decoded, checkpoint).map((row, i) => ({ row, score: scores.get(i) as number }));
           }, limit, (hit) => hit.score, 0),
         ),
       );
@@ -157,13 +157,15 @@ function candidateColumns(full: boolean): string[] {
  * part of a search in JavaScript, so decoded postings are kept by content hash: the same hash is the
  * same content, so a kept posting is never stale, and a re-ingested one gets a new entry.
  */
-function candidateRows(batch: ArrowTable, full: boolean, decoded: LRUCache<string, CandidateRow>): CandidateRow[] {
+function candidateRows(batch: ArrowTable, full: boolean, decoded: LRUCache<string, CandidateRow>, checkpoint: Checkpoint): CandidateRow[] {
+  checkpoint();
   const hashes = batch.getChild("content_hash")!;
   const json = batch.getChild("result_json")!;
   const vectors = batch.getChild("vector")!;
   const descriptions = full ? batch.getChild("job_description") : null;
   const rows: CandidateRow[] = [];
   for (let i = 0; i < batch.numRows; i++) {
+    if (i % CHECK_EVERY === CHECK_EVERY - 1) checkpoint();
     const hash = hashes.get(i) as string;
     let row = decoded.get(hash);
     if (row === undefined) {
@@ -188,9 +190,10 @@ function nearestRows(table: lancedb.Table, vector: Float32Array, where: string |
 }
 
 /** Candidates from memory with their descriptions read from the table, for full detail (one query). */
-async function withDescriptions<T extends { row: CandidateRow }>(table: lancedb.Table, hits: T[], full: boolean): Promise<T[]> {
+async function withDescriptions<T extends { row: CandidateRow }>(table: lancedb.Table, hits: T[], full: boolean, checkpoint: Checkpoint): Promise<T[]> {
   if (!full || hits.length === 0) return hits;
   const rows = await table.query().where(idIn(hits.map((hit) => hit.row.id))).select(["id", "job_description"]).toArray();
+  checkpoint();
   const descriptions = new Map(rows.map((row) => [row.id as string, String(row.job_description ?? "")]));
   return hits.map((hit) => ({ ...hit, row: { ...hit.row, job_description: descriptions.get(hit.row.id) ?? "" } }));
 }
@@ -217,6 +220,9 @@ const ANN_NPROBES_FILTERED = 160;
  * and LanceDB's exact search reads only the admitted rows (8–10 ms there, ~12 ms for 1,000).
  */
 const ANN_EXACT_FILTER_ROWS = 1_000;
+
+/** Candidates decoded between two checkpoints (~20 µs each: a few ms). */
+export const CHECK_EVERY = 128;
 
 /** Tags list_filters names: the most used ones. */
 const TOP_TAGS = 100;

@@ -50,9 +50,15 @@ export interface MemoryCopy {
   postings: number;
   /** Bytes held (vectors, keyword index, text, kept filter rows), estimated. */
   bytes: number;
-  nearest(vector: Float32Array, filters: FilterSet, limit: number): Array<{ row: CandidateRow; cosine: number }>;
-  keyword(clauses: KeywordClause[], filters: FilterSet, limit: number): Array<{ row: CandidateRow; score: number }>;
+  nearest(vector: Float32Array, filters: FilterSet, limit: number, checkpoint?: Checkpoint): Array<{ row: CandidateRow; cosine: number }>;
+  keyword(clauses: KeywordClause[], filters: FilterSet, limit: number, checkpoint?: Checkpoint): Array<{ row: CandidateRow; score: number }>;
 }
+
+/**
+ * Called after each LanceDB answer and every few hundred candidates decoded: throws to stop a search
+ * whose deadline passed (search/deadline.ts), so its leftover work does not hold up the event loop.
+ */
+export type Checkpoint = () => void;
 
 /** What the copy holds: the version and its size, why nothing is held, or undefined while it builds. */
 export type MemoryCopyState = { version: number; postings: number; bytes: number } | { skipped: string } | undefined;
@@ -142,9 +148,9 @@ export interface StoreReader {
    * the caller's and those read from the query's words), prefiltered, most similar first (equal
    * cosines by id, cut as store/cut.ts says), with their cosine.
    */
-  nearest(vector: Float32Array, filters: FilterSet, limit: number, full: boolean): Promise<Array<{ row: CandidateRow; cosine: number }>>;
+  nearest(vector: Float32Array, filters: FilterSet, limit: number, full: boolean, checkpoint?: Checkpoint): Promise<Array<{ row: CandidateRow; cosine: number }>>;
   /** The `limit` best keyword (BM25) matches among those the filters admit (ordered and cut as `nearest`), with their score. */
-  keyword(clauses: KeywordClause[], filters: FilterSet, limit: number, full: boolean): Promise<Array<{ row: CandidateRow; score: number }>>;
+  keyword(clauses: KeywordClause[], filters: FilterSet, limit: number, full: boolean, checkpoint?: Checkpoint): Promise<Array<{ row: CandidateRow; score: number }>>;
   /** Distinct cities and sources present, recomputed only when the table changed. */
   facets(): Promise<Facets>;
   /** One posting and its vector by id; undefined when none has it. */
