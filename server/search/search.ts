@@ -2,7 +2,7 @@ import { AppError, invalidParameter } from "../../shared/errors.ts";
 import type { JobResult } from "../../shared/job.ts";
 import { FACET_DEPTH, type FacetCounts, type QueryEcho, type SearchRequest } from "../../shared/search.ts";
 import type { ResultCache } from "../cache/result-cache.ts";
-import { compareText } from "../rank/rank.ts";
+import { compareText, type Ranked } from "../rank/rank.ts";
 import { withTimeout } from "../timeout.ts";
 import type { Understanding } from "../understand/understand.ts";
 import { rankCandidates, type RetrievalDeps } from "./candidates.ts";
@@ -95,7 +95,8 @@ async function runSearch(deps: SearchDeps, request: SearchRequest, understanding
   if (request.sort === "date") {
     page.sort((a, b) => compareText(b.row.publish_time, a.row.publish_time) || b.score - a.score);
   }
-  const results = page.map((candidate) => toResult(candidate, request));
+  const described = request.detail === "full" ? await withDescriptions(deps, page, deadline) : page;
+  const results = described.map((candidate) => toResult(candidate, request));
   if (!faceted) return { results };
   stopIfLate(deadline, "page");
   const counted = collapsed.filter((c) => c.score >= request.facetMinScore).map((c) => c.row);
@@ -103,6 +104,13 @@ async function runSearch(deps: SearchDeps, request: SearchRequest, understanding
 }
 
 // --- internal ---
+
+/** The page's candidates with their descriptions (one query for the page, whichever engine found them). */
+async function withDescriptions(deps: SearchDeps, page: Ranked[], deadline: Deadline): Promise<Ranked[]> {
+  const descriptions = await deps.store.descriptions(page.map((c) => c.row.id));
+  stopIfLate(deadline, "page");
+  return page.map((c) => ({ ...c, row: { ...c.row, job_description: descriptions.get(c.row.id) ?? "" } }));
+}
 
 async function checkSource(deps: SearchDeps, request: SearchRequest): Promise<void> {
   const { source } = request.filters;

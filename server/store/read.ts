@@ -131,6 +131,7 @@ export function createReader(
 
     posting: (id) => readPosting(table, id),
     countries: (ids) => readCountries(table, ids),
+    descriptions: (ids) => readDescriptions(table, ids),
     async filterValues() {
       const version = await table.version();
       if (valuesCache?.version !== version) valuesCache = { version, values: readFilterValues(table, TOP_TAGS) };
@@ -189,12 +190,17 @@ function nearestRows(table: lancedb.Table, vector: Float32Array, where: string |
   return query.toArrow() as Promise<ArrowTable>;
 }
 
+async function readDescriptions(table: lancedb.Table, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await table.query().where(idIn(ids)).select(["id", "job_description"]).toArray();
+  return new Map(rows.map((row) => [row.id as string, String(row.job_description ?? "")]));
+}
+
 /** Candidates from memory with their descriptions read from the table, for full detail (one query). */
 async function withDescriptions<T extends { row: CandidateRow }>(table: lancedb.Table, hits: T[], full: boolean, checkpoint: Checkpoint): Promise<T[]> {
   if (!full || hits.length === 0) return hits;
-  const rows = await table.query().where(idIn(hits.map((hit) => hit.row.id))).select(["id", "job_description"]).toArray();
+  const descriptions = await readDescriptions(table, hits.map((hit) => hit.row.id));
   checkpoint();
-  const descriptions = new Map(rows.map((row) => [row.id as string, String(row.job_description ?? "")]));
   return hits.map((hit) => ({ ...hit, row: { ...hit.row, job_description: descriptions.get(hit.row.id) ?? "" } }));
 }
 

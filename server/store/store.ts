@@ -155,6 +155,8 @@ export interface StoreReader {
   facets(): Promise<Facets>;
   /** One posting and its vector by id; undefined when none has it. */
   posting(id: string): Promise<{ posting: Posting; vector: Float32Array } | undefined>;
+  /** The job_description of each stored posting of `ids` (a page's, for full detail: one query). */
+  descriptions(ids: string[]): Promise<Map<string, string>>;
   /** The country of each stored posting of `ids`. */
   countries(ids: string[]): Promise<Map<string, string | null>>;
   /** Each filter's values with their postings over the whole table (recomputed only when the table changed). */
