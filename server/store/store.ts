@@ -54,10 +54,7 @@ export interface MemoryCopy {
   keyword(clauses: KeywordClause[], filters: FilterSet, limit: number, checkpoint?: Checkpoint): Array<{ row: CandidateRow; score: number }>;
 }
 
-/**
- * Called after each LanceDB answer and every few hundred candidates decoded: throws to stop a search
- * whose deadline passed (search/deadline.ts), so its leftover work does not hold up the event loop.
- */
+/** Called after each LanceDB answer and every 128 candidates decoded: throws to stop a search past its deadline. */
 export type Checkpoint = () => void;
 
 /** What the copy holds: the version and its size, why nothing is held, or undefined while it builds. */
@@ -69,11 +66,7 @@ export type JobRow = { id: string; country?: string | null } & Omit<JobResult, "
 /** A candidate as ranking reads it: shared between searches, so never modified. */
 export type CandidateRow = Readonly<JobRow & { vector: Float32Array; terms: RowTerms }>;
 
-/**
- * One clause of a keyword (BM25) query, as server/rank/keyword-query.ts declares them: its text
- * matched in each column with a boost, a row scoring its best column. A query's clauses each bring
- * their own best rows, and a row's scores add up.
- */
+/** A keyword (BM25) clause (rank/keyword-query.ts): its text in each column with a boost; a row scores its best column, and clauses' scores add up. */
 export interface KeywordClause {
   text: string;
   fields: Array<{ column: "job_title" | "job_description" | "cjk_text"; boost: number }>;
@@ -143,11 +136,7 @@ export interface StoreReader {
   memoryCopy(): MemoryCopyState;
   /** How many postings use each word (for weighting query words); undefined before the first load. */
   termStats(): TermStats | undefined;
-  /**
-   * The `limit` nearest postings among those the normalised filters admit (store/filter-set.ts:
-   * the caller's and those read from the query's words), prefiltered, most similar first (equal
-   * cosines by id, cut as store/cut.ts says), with their cosine.
-   */
+  /** The `limit` nearest postings the normalised filters (filter-set.ts) admit, most similar first (ties by id, cut.ts), with their cosine. */
   nearest(vector: Float32Array, filters: FilterSet, limit: number, full: boolean, checkpoint?: Checkpoint): Promise<Array<{ row: CandidateRow; cosine: number }>>;
   /** The `limit` best keyword (BM25) matches among those the filters admit (ordered and cut as `nearest`), with their score. */
   keyword(clauses: KeywordClause[], filters: FilterSet, limit: number, full: boolean, checkpoint?: Checkpoint): Promise<Array<{ row: CandidateRow; score: number }>>;
