@@ -66,7 +66,7 @@ export async function buildMemoryCopy(table: lancedb.Table, version: number): Pr
   const idOrder = new Int32Array(count);
   byId.forEach((row, place) => (idOrder[row] = place));
   const textBytes = KEPT_TEXT.reduce((sum, c) => sum + text[c]!.reduce((s, v) => s + (v?.length ?? 0) * 2, 0), 0);
-  const bytes = SELECTION_BYTES + textBytes + vectors.byteLength + fieldBytes(fields.title) + fieldBytes(fields.description) + fieldBytes(fields.cjk) + count * PER_ROW_BYTES;
+  const bytes = SELECTION_BYTES + textBytes + vectors.byteLength + fieldBytes(fields.title) + fieldBytes(fields.description) + fieldBytes(fields.cjk) + idOrder.byteLength + count * PER_ROW_BYTES;
   return new MemoryCopyOfVersion(version, count, bytes, text, filterColumns, index, fields, idOrder);
 }
 
