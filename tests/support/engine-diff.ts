@@ -1,7 +1,9 @@
 import { FACET_NAMES } from "../../shared/search.ts";
 import { EMPLOYMENT_TYPES, SENIORITY_LEVELS } from "../../shared/search-params.ts";
 import { KNOWN_CURRENCIES } from "../../server/salary/salary.ts";
+import { ingestRecords } from "../../server/ingest/ingest.ts";
 import { readRecords } from "../../server/ingest/read.ts";
+import { VECTOR_INDEX_MIN_ROWS } from "../../server/store/index-maintenance.ts";
 import { SHARED_DATA, seededRandom, startTestServer, type TestServer } from "./helpers.ts";
 
 /*
@@ -25,8 +27,12 @@ export interface EnginePair {
 
 /** Two servers on one table: the first answers from memory, the second from LanceDB (the table is above its bound). */
 export async function startEnginePair(postings: object[], env: Record<string, string> = {}): Promise<EnginePair> {
-  const open = { SEARCH_CACHE_MB: "0", RATE_LIMIT_PER_MINUTE: "1000000", MAX_IN_FLIGHT_PER_KEY: "64", ...env };
-  const memory = await startTestServer({ records: postings, env: open });
+  const open: Record<string, string> = { SEARCH_CACHE_MB: "0", RATE_LIMIT_PER_MINUTE: "1000000", MAX_IN_FLIGHT_PER_KEY: "64", ...env };
+  const memory = await startTestServer({ env: open });
+  // Loaded here rather than by startTestServer: a VECTOR_INDEX_MIN_ROWS in `env` must hold for the load's own index build too.
+  const records = postings.map((value, i) => ({ ref: `record ${i + 1}`, value }));
+  await ingestRecords(memory.server, records, { vectorIndexMinRows: Number(open.VECTOR_INDEX_MIN_ROWS ?? VECTOR_INDEX_MIN_ROWS) });
+  await memory.server.store.warm();
   const lance = await startTestServer({ dataDir: memory.dataDir, env: { ...open, HOT_PATH_MAX_POSTINGS: String(Math.max(1, Math.floor(postings.length / 2))) } });
   if (!("version" in (memory.server.store.memoryCopy() ?? {}))) throw new Error("the memory server holds no copy");
   if (!("skipped" in (lance.server.store.memoryCopy() ?? {}))) throw new Error("the LanceDB server holds a copy");
