@@ -53,6 +53,21 @@ export class AppError extends Error {
   }
 }
 
+/** Most characters of a caller's value an error message repeats. */
+export const QUOTED_VALUE_MAX = 200;
+
+/**
+ * A caller's value as an error message quotes it: in double quotes (JSON-escaped, so control
+ * characters show), cut to QUOTED_VALUE_MAX characters (never inside a surrogate pair) with "…"
+ * and its length after it. Every message that repeats input goes through here: a 15,000-character id
+ * made a 404 as long, 60,000 over MCP.
+ */
+export function quoteValue(value: string): string {
+  if (value.length <= QUOTED_VALUE_MAX) return JSON.stringify(value);
+  const end = /[\uD800-\uDBFF]/.test(value[QUOTED_VALUE_MAX - 1]!) ? QUOTED_VALUE_MAX - 1 : QUOTED_VALUE_MAX;
+  return `${JSON.stringify(`${value.slice(0, end)}…`)} (${value.length} characters)`;
+}
+
 /** Shorthand for the 400 a bad parameter gets; the message names the parameter. */
 export function invalidParameter(message: string): AppError {
   return new AppError("INVALID_PARAMETER", message);

@@ -1,4 +1,4 @@
-import { AppError, invalidParameter } from "./errors.ts";
+import { AppError, invalidParameter, quoteValue } from "./errors.ts";
 import { COUNTRY_PATTERN } from "./job.ts";
 import { parseDateTime } from "./time.ts";
 
@@ -134,7 +134,7 @@ export function readChoices<T extends string>(
 ): T[] | undefined {
   const values = readList(raw, name, via)?.map(normalize);
   const unknown = values?.find((value) => !(choices as readonly string[]).includes(value));
-  if (unknown !== undefined) throw invalidParameter(`${name} must be one or more of: ${choices.join(", ")} (not "${unknown}")`);
+  if (unknown !== undefined) throw invalidParameter(`${name} must be one or more of: ${choices.join(", ")} (not ${quoteValue(unknown)})`);
   return values as T[] | undefined;
 }
 

@@ -18,6 +18,7 @@ import { createBenchKey } from "./suite/server.ts";
 import { startServer } from "../../server/start.ts";
 import { serverLogger } from "../../server/log.ts";
 import { sendMixed } from "./memory.ts";
+import { filterSet } from "../../server/store/filter-set.ts";
 
 const { values } = parseArgs({ options: { dir: { type: "string" }, load: { type: "string", default: "0" } } });
 const dir = values.dir!;
@@ -40,7 +41,7 @@ trim();
 report("malloc_trim");
 const vector = await embedder.embedQuery("backend engineer");
 const t0 = performance.now();
-copy.nearest(vector, {}, copy.postings);
+copy.nearest(vector, filterSet({}), copy.postings);
 console.log(`decoding every posting: ${(performance.now() - t0).toFixed(0)} ms`);
 report("every posting decoded (the copy's candidate objects)");
 for (const q of ["nurse", "python developer", "sales london", "data scientist"]) {

@@ -5,6 +5,7 @@
  * re-ranked by exact dot). Prints one markdown table; writes bench/results/scale-indexes-N.json.
  *   bun bench/perf/scale-indexes.ts --postings 1000000 [--only ivf_hnsw_sq_64,ivf_flat]
  */
+import { filterSet } from "../../server/store/filter-set.ts";
 import { defineCommand, runMain } from "citty";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -123,7 +124,7 @@ async function nearest(table: lancedb.Table, q: ScaleQuery, filtered: boolean, s
   else if (nprobes !== undefined) query = query.nprobes(nprobes);
   if (s.ef !== undefined) query = query.ef(fetch * s.ef);
   if (s.refineFactor !== undefined) query = query.refineFactor(s.refineFactor);
-  const where = buildWhere(q.filter);
+  const where = buildWhere(filterSet(q.filter));
   if (filtered && where !== undefined) query = query.where(where);
   const batch = await query.toArrow();
   const vectors = batch.getChild("vector")!;

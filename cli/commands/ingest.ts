@@ -5,6 +5,7 @@ import { MAPPABLE_FIELDS, parseColumnMap, type ColumnMap } from "../../server/in
 import { formatSummary, ingestRecords, StrictIngestError, type IngestDeps, type IngestOptions, type IngestProblem, type Records } from "../../server/ingest/ingest.ts";
 import { replaceSources } from "../../server/ingest/lifecycle.ts";
 import { detectFormat, INPUT_FORMATS, openRecords, SUPPORTED_FORMATS, type InputFormat } from "../../server/ingest/read.ts";
+import { validateRecord } from "../../server/ingest/validate.ts";
 import { loadConfig } from "../../server/config.ts";
 import { describeHolder, openWriteLock } from "../../server/store/write-lease.ts";
 import { openLocalStore } from "../local.ts";
@@ -53,8 +54,9 @@ export default defineCommand({
     }
     const config = loadConfig();
     const records = await openRecords(args.file, { format, map });
-    // Before the model loads, a file whose start is unreadable (a CSV header, a .json that is no array) fails at once.
-    for await (const _ of records) break;
+    // Before the model loads, a file whose start is unreadable (a CSV header, a .json that is no array) fails at
+    // once, and one without a valid posting writes nothing (not even the empty table of a new DATA_DIR).
+    await requirePosting(args.file, records);
     // A server on the same machine keeps the CPU first (threads started from here on inherit this).
     setPriority(LOAD_PRIORITY);
     const { store, embedder } = await openLocalStore(config);
@@ -134,6 +136,21 @@ function usageError(message: string): Error {
 function batchSize(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw invalidParameter("--batch-size must be a positive integer");
   return Number(value);
+}
+
+/** Reads up to the first valid posting; INVALID_PARAMETER (exit 1) when the file has none, its problems printed first. */
+async function requirePosting(file: string, records: Records): Promise<void> {
+  const problems: IngestProblem[] = [];
+  let invalid = 0;
+  for await (const record of records) {
+    const checked = validateRecord(record);
+    if (checked.ok) return;
+    invalid++;
+    if (problems.length < SHOWN_PROBLEMS) problems.push({ ref: record.ref, problem: checked.problem });
+  }
+  printProblems(problems, invalid);
+  const what = invalid === 0 ? "holds no postings (no records, only blank lines or nothing)" : `holds no valid posting (${invalid} invalid record(s))`;
+  throw invalidParameter(`${file} ${what}; nothing was written`);
 }
 
 function printProblems(problems: IngestProblem[], count: number): void {

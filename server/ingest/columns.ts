@@ -1,3 +1,4 @@
+import { quoteValue } from "../../shared/errors.ts";
 import { formatDateTime } from "../../shared/time.ts";
 import type { RowMapper } from "./csv.ts";
 import { countryCode } from "../places/countries.ts";
@@ -30,9 +31,9 @@ export function parseColumnMap(entries: string[]): ColumnMap {
     const at = entry.indexOf("=");
     const field = entry.slice(0, at).trim();
     const column = entry.slice(at + 1).trim();
-    if (at < 0 || field === "" || column === "") throw new Error(`--map takes field=column, not "${entry}"`);
+    if (at < 0 || field === "" || column === "") throw new Error(`--map takes field=column, not ${quoteValue(entry)}`);
     if (!(MAPPABLE_FIELDS as readonly string[]).includes(field)) {
-      throw new Error(`--map: unknown field "${field}" (fields: ${MAPPABLE_FIELDS.join(", ")})`);
+      throw new Error(`--map: unknown field ${quoteValue(field)} (fields: ${MAPPABLE_FIELDS.join(", ")})`);
     }
     map[field as MappableField] = column;
   }

@@ -1,3 +1,4 @@
+import { quoteValue } from "../../shared/errors.ts";
 import { parseDateTime } from "../../shared/time.ts";
 import type { RowMapper } from "./csv.ts";
 import { parseLocation } from "../places/location.ts";
@@ -39,7 +40,7 @@ export function mapJobSpyRow(row: Record<string, string>): { value: Record<strin
   const text = (column: string) => unescapeBackslashes(row[column]?.trim() ?? "");
   const site = text("site").toLowerCase();
   if (!(JOBSPY_SITES as readonly string[]).includes(site)) {
-    return { problem: site === "" ? "site is empty (must be indeed or linkedin)" : `site must be indeed or linkedin, not "${text("site")}"` };
+    return { problem: site === "" ? "site is empty (must be indeed or linkedin)" : `site must be indeed or linkedin, not ${quoteValue(text("site"))}` };
   }
   const description = text("description");
   if (description === "") {
@@ -86,15 +87,15 @@ export function formatSalary(
   for (const [column, raw] of [["min_amount", min], ["max_amount", max]] as const) {
     if (raw === "") continue;
     const amount = Number(raw.replace(/,/g, ""));
-    if (!Number.isFinite(amount) || amount < 0) return { problem: `${column} must be a number, not "${raw}"` };
+    if (!Number.isFinite(amount) || amount < 0) return { problem: `${column} must be a number, not ${quoteValue(raw)}` };
     amounts.push(amount);
   }
   const period = PERIODS[interval.toLowerCase()];
   if (period === undefined) {
-    return { problem: interval === "" ? "interval is empty but an amount is given (yearly, monthly, weekly, daily or hourly)" : `interval must be yearly, monthly, weekly, daily or hourly, not "${interval}"` };
+    return { problem: interval === "" ? "interval is empty but an amount is given (yearly, monthly, weekly, daily or hourly)" : `interval must be yearly, monthly, weekly, daily or hourly, not ${quoteValue(interval)}` };
   }
   const code = currency === "" ? "USD" : currency.toUpperCase();
-  if (!/^[A-Z]{3}$/.test(code)) return { problem: `currency must be a three-letter code such as USD, not "${currency}"` };
+  if (!/^[A-Z]{3}$/.test(code)) return { problem: `currency must be a three-letter code such as USD, not ${quoteValue(currency)}` };
   const low = Math.min(...amounts);
   const high = Math.max(...amounts);
   return `${low.toFixed(2)}-${high.toFixed(2)} ${code}/${period}`;
@@ -120,7 +121,7 @@ function jobSpyDate(raw: string): { value: string } | { problem: string } {
   if (raw === "") return { problem: "date_posted is empty (the posting date is required)" };
   const candidate = raw.replace("T", " ").replace(/(\.\d+)?Z?$/, "");
   const value = /^\d{4}-\d{2}-\d{2}$/.test(candidate) ? `${candidate} 00:00:00` : candidate;
-  if (parseDateTime(value) === undefined) return { problem: `date_posted must be a date like 2024-01-15, not "${raw}"` };
+  if (parseDateTime(value) === undefined) return { problem: `date_posted must be a date like 2024-01-15, not ${quoteValue(raw)}` };
   return { value };
 }
 

@@ -1,6 +1,6 @@
 import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { AppError } from "../../shared/errors.ts";
+import { AppError, QUOTED_VALUE_MAX } from "../../shared/errors.ts";
 
 /*
  * How the MCP edge answers every error, in one place: the HTTP-level JSON-RPC errors (auth, origin,
@@ -32,7 +32,7 @@ export function refusedInBatch(id: string | number, refusal: AppError): object {
 
 /** The spec's result for a tool name that does not exist. */
 export function toolNotFound(name: string): CallToolResult {
-  return errorResult(`MCP error -32602: Tool ${name} not found`);
+  return errorResult(`MCP error -32602: Tool ${name.length > QUOTED_VALUE_MAX ? `${name.slice(0, QUOTED_VALUE_MAX)}…` : name} not found`);
 }
 
 /**

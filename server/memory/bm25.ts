@@ -21,8 +21,10 @@ export interface FieldIndex {
 }
 
 /**
- * Builds a field's index document by document (documents in ascending order). A null field counts,
- * as in LanceDB, neither in the number of documents nor in the average length.
+ * Builds a field's index document by document (documents in ascending order). A null field, and one
+ * without a token (an empty cjk_text: every posting not in a CJK script), counts, as in LanceDB,
+ * neither in the number of documents nor in the average length (counting empty ones put the copy's
+ * CJK scores up to 10× LanceDB's).
  */
 export class FieldBuilder {
   private readonly docs = new Map<string, number[]>();
@@ -34,7 +36,7 @@ export class FieldBuilder {
 
   add(doc: number, tokens: string[] | null): void {
     this.lengths[doc] = tokens?.length ?? 0;
-    if (tokens === null) return;
+    if (tokens === null || tokens.length === 0) return;
     this.present++;
     this.total += tokens.length;
     const seen = this.seen;

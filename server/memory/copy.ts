@@ -1,10 +1,12 @@
 import type * as lancedb from "@lancedb/lancedb";
 import type { FixedSizeList } from "apache-arrow";
 import { LRUCache } from "lru-cache";
-import type { SearchFilters } from "../../shared/search.ts";
+import { dot } from "../embedding/vector.ts";
+import { COSINE_ROUNDING, CUT_MARGIN_ROWS, settledCut } from "../store/cut.ts";
 import { rowTests, type FilterColumns } from "../store/filter.ts";
-import type { CandidateRow, KeywordClause, MemoryCopy } from "../store/store.ts";
-import { decodeCandidate } from "../store/read.ts";
+import type { FilterSet } from "../store/filter-set.ts";
+import type { CandidateRow, Checkpoint, KeywordClause, MemoryCopy } from "../store/store.ts";
+import { CHECK_EVERY, decodeCandidate } from "../store/read.ts";
 import { FieldBuilder, fieldBytes, scoreField, type FieldIndex } from "./bm25.ts";
 import { lanceTokens, whitespaceTokens } from "../text/lance-tokens.ts";
 import { TermDictionary } from "./terms.ts";
@@ -69,9 +71,14 @@ export async function buildMemoryCopy(table: lancedb.Table, version: number): Pr
   };
   const fields = { title: builders.title.finish(count), description: builders.description.finish(count), cjk: builders.cjk.finish(count) };
   const index = indexVectors(vectors, count, dimension);
+  // Equal scores rank by id, as LanceDB's answers are ordered (store/cut.ts): each row's place in id order.
+  const ids = text.id!;
+  const byId = Int32Array.from({ length: count }, (_, row) => row).sort((a, b) => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
+  const idOrder = new Int32Array(count);
+  byId.forEach((row, place) => (idOrder[row] = place));
   const textBytes = KEPT_TEXT.reduce((sum, c) => sum + text[c]!.reduce((s, v) => s + (v?.length ?? 0) * 2, 0), 0);
-  const bytes = selectionBytes(count) + textBytes + vectors.byteLength + fieldBytes(fields.title) + fieldBytes(fields.description) + fieldBytes(fields.cjk) + count * PER_ROW_BYTES;
-  return new MemoryCopyOfVersion(version, count, bytes, text, filterColumns, index, fields);
+  const bytes = selectionBytes(count) + textBytes + vectors.byteLength + fieldBytes(fields.title) + fieldBytes(fields.description) + fieldBytes(fields.cjk) + idOrder.byteLength + count * PER_ROW_BYTES;
+  return new MemoryCopyOfVersion(version, count, bytes, text, filterColumns, index, fields, idOrder);
 }
 
 // --- internal ---
@@ -132,7 +139,7 @@ class MemoryCopyOfVersion implements MemoryCopy {
   private readonly terms = new TermDictionary();
   private readonly selections: LRUCache<string, Selection>;
   private readonly scratch: Float64Array[];
-  private readonly lastSelection = new WeakMap<SearchFilters, { inferred: SearchFilters | undefined; selection: Selection | undefined | "none" }>();
+  private readonly lastSelection = new WeakMap<FilterSet, Selection | undefined | "none">();
 
   constructor(
     readonly version: number,
@@ -142,20 +149,30 @@ class MemoryCopyOfVersion implements MemoryCopy {
     private readonly columns: FilterColumns,
     private readonly index: VectorIndex,
     private readonly fields: Record<"title" | "description" | "cjk", FieldIndex>,
+    private readonly idOrder: Int32Array,
   ) {
     this.decoded = new Array(postings);
     this.selections = new LRUCache({ maxSize: selectionBytes(postings), sizeCalculation: (selection) => selection.mask.byteLength + selection.rows.byteLength + 100 });
     this.scratch = [new Float64Array(postings), new Float64Array(postings)];
   }
 
-  nearest(vector: Float32Array, filters: SearchFilters, limit: number, inferred?: SearchFilters) {
-    const allowed = this.select(filters, inferred);
+  nearest(vector: Float32Array, filters: FilterSet, limit: number, checkpoint: Checkpoint = () => {}) {
+    const allowed = this.select(filters);
     if (allowed === "none") return [];
-    return nearestRows(this.index, vector, limit, allowed?.rows).map(({ row, cosine }) => ({ row: this.candidate(row), cosine }));
+    // The kernel's float32 cosines choose; the exact ones (as LanceDB's path computes them) order and cut.
+    for (let fetch = limit + CUT_MARGIN_ROWS; ; fetch *= 2) {
+      const hits = nearestRows(this.index, vector, fetch, allowed?.rows, this.idOrder).map(({ row }, i) => {
+        if (i % CHECK_EVERY === CHECK_EVERY - 1) checkpoint();
+        const candidate = this.candidate(row);
+        return { row: candidate, cosine: dot(vector, candidate.vector) };
+      });
+      const settled = settledCut(hits, limit, fetch, (hit) => hit.cosine, COSINE_ROUNDING);
+      if (settled !== undefined) return settled;
+    }
   }
 
-  keyword(clauses: KeywordClause[], filters: SearchFilters, limit: number, inferred?: SearchFilters) {
-    const allowed = this.select(filters, inferred);
+  keyword(clauses: KeywordClause[], filters: FilterSet, limit: number, checkpoint: Checkpoint = () => {}) {
+    const allowed = this.select(filters);
     if (allowed === "none") return [];
     const mask = allowed?.mask;
     const merged = new Map<number, number>();
@@ -168,9 +185,13 @@ class MemoryCopyOfVersion implements MemoryCopy {
       if (first === undefined || clause.fields.length > 2) throw new Error("a keyword clause matches one or two columns");
       for (const { row, cosine: score } of this.bestOf(limit, mask, [first], second && [second])) merged.set(row, (merged.get(row) ?? 0) + score);
     }
-    const best = new TopK(limit);
+    const best = new TopK(limit, this.idOrder);
     for (const [row, score] of merged) best.offer(row, score);
-    return best.sorted().map(({ row, cosine: score }) => ({ row: this.candidate(row), score }));
+    checkpoint();
+    return best.sorted().map(({ row, cosine: score }, i) => {
+      if (i % CHECK_EVERY === CHECK_EVERY - 1) checkpoint();
+      return { row: this.candidate(row), score };
+    });
   }
 
   /**
@@ -183,7 +204,7 @@ class MemoryCopyOfVersion implements MemoryCopy {
     const touchedB: number[] = [];
     for (const [field, tokens, boost] of first) scoreField(field, tokens, boost, a, touchedA, mask);
     for (const [field, tokens, boost] of second ?? []) scoreField(field, tokens, boost, b, touchedB, mask);
-    const best = new TopK(limit);
+    const best = new TopK(limit, this.idOrder);
     for (const row of touchedA) best.offer(row, Math.max(a[row]!, b[row]!));
     for (const row of touchedB) if (a[row] === 0) best.offer(row, b[row]!);
     for (const row of touchedA) a[row] = 0;
@@ -196,17 +217,18 @@ class MemoryCopyOfVersion implements MemoryCopy {
    * kept (a city, a notion read from the words: the next search with it reads no row), and a
    * combination is the intersection, walked from its smallest filter.
    */
-  private select(filters: SearchFilters, inferred?: SearchFilters): Selection | undefined | "none" {
-    // Both retrievers of one search ask with the same objects: the second gets the first's answer.
-    const last = this.lastSelection.get(filters);
-    if (last !== undefined && last.inferred === inferred) return last.selection;
-    const selection = this.selectNew(filters, inferred);
-    this.lastSelection.set(filters, { inferred, selection });
+  private select(filters: FilterSet): Selection | undefined | "none" {
+    // Both retrievers of one search ask with the same object: the second gets the first's answer.
+    let selection = this.lastSelection.get(filters);
+    if (selection === undefined && !this.lastSelection.has(filters)) {
+      selection = this.selectNew(filters);
+      this.lastSelection.set(filters, selection);
+    }
     return selection;
   }
 
-  private selectNew(filters: SearchFilters, inferred?: SearchFilters): Selection | undefined | "none" {
-    const tests = rowTests(filters, inferred ?? {}, this.columns);
+  private selectNew(filters: FilterSet): Selection | undefined | "none" {
+    const tests = rowTests(filters, this.columns);
     if (tests.length === 0) return undefined;
     const parts = tests.map(({ key, test }) => {
       let part = this.selections.get(key);

@@ -47,10 +47,10 @@ export function indexVectors(floats: Float32Array, count: number, dimension: num
   };
 }
 
-/** The `limit` rows nearest `query` among `rows` (every row when undefined), best first, ties by row. */
-export function nearestRows(index: VectorIndex, query: Float32Array, limit: number, rows?: Int32Array): Array<{ row: number; cosine: number }> {
+/** The `limit` rows nearest `query` among `rows` (every row when undefined), best first, ties by `order` (TopK). */
+export function nearestRows(index: VectorIndex, query: Float32Array, limit: number, rows?: Int32Array, order?: Int32Array): Array<{ row: number; cosine: number }> {
   const scores = index.scores(query, rows);
-  const best = new TopK(limit);
+  const best = new TopK(limit, order);
   // Most rows score below the worst kept once the heap is full: they are passed over here, without a call.
   let floor = -Infinity;
   for (let i = 0; i < scores.length; i++) {
@@ -62,12 +62,15 @@ export function nearestRows(index: VectorIndex, query: Float32Array, limit: numb
   return best.sorted();
 }
 
-/** The best `size` (row, score) pairs offered: a min-heap on score (ties: the larger row drops first). */
+/**
+ * The best `size` (row, score) pairs offered: a min-heap on score. Among equal scores the row placed
+ * later by `order` (each row's place; the row number itself when absent) drops first.
+ */
 export class TopK {
   private readonly rows: Int32Array;
   private readonly scores: Float64Array;
   private held = 0;
-  constructor(private readonly size: number) {
+  constructor(private readonly size: number, private readonly order?: Int32Array) {
     this.rows = new Int32Array(Math.max(0, size));
     this.scores = new Float64Array(Math.max(0, size));
   }
@@ -75,7 +78,7 @@ export class TopK {
   offer(row: number, score: number): void {
     if (this.size <= 0) return;
     if (this.held === this.size) {
-      if (score < this.scores[0]! || (score === this.scores[0] && row > this.rows[0]!)) return;
+      if (score < this.scores[0]! || (score === this.scores[0] && this.later(row, this.rows[0]!))) return;
       this.sift(0, row, score);
       return;
     }
@@ -83,7 +86,7 @@ export class TopK {
     let i = this.held++;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!(score < this.scores[parent]! || (score === this.scores[parent] && row > this.rows[parent]!))) break;
+      if (!(score < this.scores[parent]! || (score === this.scores[parent] && this.later(row, this.rows[parent]!)))) break;
       this.rows[i] = this.rows[parent]!;
       this.scores[i] = this.scores[parent]!;
       i = parent;
@@ -100,7 +103,12 @@ export class TopK {
   sorted(): Array<{ row: number; cosine: number }> {
     const out: Array<{ row: number; cosine: number }> = [];
     for (let i = 0; i < this.held; i++) out.push({ row: this.rows[i]!, cosine: this.scores[i]! });
-    return out.sort((a, b) => b.cosine - a.cosine || a.row - b.row);
+    return out.sort((a, b) => b.cosine - a.cosine || (this.later(a.row, b.row) ? 1 : -1));
+  }
+
+  /** Whether row `a` comes after row `b` among equal scores. */
+  private later(a: number, b: number): boolean {
+    return this.order === undefined ? a > b : this.order[a]! > this.order[b]!;
   }
 
   /** Puts (row, score) at `i` and moves it down to its place. */
@@ -110,8 +118,8 @@ export class TopK {
       let low = 2 * i + 1;
       if (low >= held) break;
       const right = low + 1;
-      if (right < held && (scores[right]! < scores[low]! || (scores[right] === scores[low] && rows[right]! > rows[low]!))) low = right;
-      if (!(scores[low]! < score || (scores[low] === score && rows[low]! > row))) break;
+      if (right < held && (scores[right]! < scores[low]! || (scores[right] === scores[low] && this.later(rows[right]!, rows[low]!)))) low = right;
+      if (!(scores[low]! < score || (scores[low] === score && this.later(rows[low]!, row)))) break;
       rows[i] = rows[low]!;
       scores[i] = scores[low]!;
       i = low;

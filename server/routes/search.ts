@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { AppError, invalidParameter } from "../../shared/errors.ts";
+import { AppError, invalidParameter, QUOTED_VALUE_MAX, quoteValue } from "../../shared/errors.ts";
 import { parseSearchRequest, type CityCounts, type JobResponse, type SearchResponse } from "../../shared/search.ts";
 import { isRepeatable } from "../../shared/search-params.ts";
 import type { KeyStore } from "../auth/api-keys.ts";
@@ -137,7 +137,7 @@ function queryParameters(url: URL): Record<string, unknown> {
   const raw: Record<string, unknown> = {};
   for (const key of new Set(url.searchParams.keys())) {
     const values = url.searchParams.getAll(key);
-    if (values.length > 1 && !isRepeatable(key)) throw invalidParameter(`${key} must be given once`);
+    if (values.length > 1 && !isRepeatable(key)) throw invalidParameter(`${key.length <= QUOTED_VALUE_MAX ? key : quoteValue(key)} must be given once`);
     raw[key] = values.length > 1 ? values : values[0];
   }
   return raw;

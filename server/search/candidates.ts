@@ -7,6 +7,7 @@ import { rankingQuery } from "../rank/features.ts";
 import { keywordClauses, STRONG_EXPANSION_WEIGHT } from "../rank/keyword-query.ts";
 import { compareText, scoreCandidates, type Candidate, type Ranked } from "../rank/rank.ts";
 import { titleHead } from "../rank/similarity.ts";
+import { filterSet } from "../store/filter-set.ts";
 import type { JobStore } from "../store/store.ts";
 import { idf } from "../store/term-stats.ts";
 import { jobWordWeight, type Understanding } from "../understand/understand.ts";
@@ -28,6 +29,9 @@ const JOBLESS_TEXT = "job";
 /** From this many content words on, a query is a request with words around the job. */
 const LONG_REQUEST_TERMS = 8;
 
+/** Descriptions are read for the page alone (search/search.ts), not for every candidate: ranking does not read them. */
+const WITHOUT_DESCRIPTIONS = false;
+
 /** Each retriever brings at least this many candidates, so fusion has depth beyond one page. */
 const MIN_CANDIDATES = 50;
 /** Similar jobs look deeper: the posting's title words are many and common, and its like must be among the candidates to rise. */
@@ -47,6 +51,8 @@ export async function rankCandidates(
   deps: RetrievalDeps, request: SearchRequest, understanding: Understanding, deadline?: Deadline, minDepth = 0, turn: Turn = FREE_TURN,
 ): Promise<Ranked[]> {
   const mode = request.retrieval ?? "hybrid";
+  // Validated and normalised once, here: both retrievers, whichever engine answers them, read this one form.
+  const filters = filterSet(request.filters, request.inferred);
   stopIfLate(deadline, "embed");
   const { terms, expansions } = understanding;
   const stats = deps.store.termStats();
@@ -62,20 +68,19 @@ export async function rankCandidates(
   const cjkScript = hasCjk(request.query);
   const vector = mode === "bm25" && !understanding.jobless ? undefined : request.similarTo?.vector ?? (await deps.embedder.embedQuery(text));
   const keywordText = terms.join(" ") || request.query;
-  // Without descriptions: only the page's are read (search.ts), not those of every candidate.
-  const full = false;
   await turn.pause();
   stopIfLate(deadline, "retrieve");
+  const retrieving = () => stopIfLate(deadline, "retrieve");
   const [nearest, keyword] = await Promise.all([
-    vector === undefined ? [] : deps.store.nearest(vector, request.filters, depth, full, request.inferred),
+    vector === undefined ? [] : deps.store.nearest(vector, filters, depth, WITHOUT_DESCRIPTIONS, retrieving),
     mode === "vector" || (understanding.jobless && !cjkScript)
       ? []
       : deps.store.keyword(
           keywordClauses({ text: keywordText, expansions: mode === "hybrid" ? expansions : [], cjk: [...new Set(cjkBigrams(request.query))] }),
-          request.filters,
+          filters,
           depth,
-          full,
-          request.inferred,
+          WITHOUT_DESCRIPTIONS,
+          retrieving,
         ),
   ]);
 

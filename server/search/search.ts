@@ -2,7 +2,7 @@ import { AppError, invalidParameter } from "../../shared/errors.ts";
 import type { JobResult } from "../../shared/job.ts";
 import { FACET_DEPTH, type FacetCounts, type QueryEcho, type SearchRequest } from "../../shared/search.ts";
 import type { ResultCache } from "../cache/result-cache.ts";
-import { compareText } from "../rank/rank.ts";
+import { compareText, type Ranked } from "../rank/rank.ts";
 import { withTimeout } from "../timeout.ts";
 import type { Understanding } from "../understand/understand.ts";
 import { rankCandidates, type RetrievalDeps } from "./candidates.ts";
@@ -36,9 +36,13 @@ export interface SearchDeps extends RetrievalDeps {
  * and finishes, but nothing is ranked or built after it).
  */
 export async function searchJobs(deps: SearchDeps, request: SearchRequest): Promise<SearchOutcome> {
-  const understood = await understandRequest(deps, request);
-  const page = await boundedSearch(deps, understood.request, understood.understanding);
-  return { ...page, query: understood.echo(page.results, request) };
+  // The deadline runs from here: understanding the words is part of the search's time.
+  return bounded(deps, async (deadline) => {
+    const understood = await understandRequest(deps, request);
+    stopIfLate(deadline, "embed");
+    const page = await inTurn(deps, understood.request, understood.understanding, deadline);
+    return { ...page, query: understood.echo(page.results, request) };
+  });
 }
 
 /** A page, what was understood of the query, and (with facets) the counts. */
@@ -53,22 +57,24 @@ export interface SearchPage {
   total_matches?: number;
 }
 
-/** The page within `deps.timeoutMs`, computed in the caller's turns. */
-async function boundedSearch(deps: SearchDeps, request: SearchRequest, understanding: Understanding): Promise<SearchPage> {
-  if (deps.timeoutMs === undefined) return inTurn(deps, request, understanding);
+/** The answer of `work` within `deps.timeoutMs` (its deadline passed in), or SERVICE_UNAVAILABLE at the timeout. */
+async function bounded<T>(deps: SearchDeps, work: (deadline: Deadline) => Promise<T>): Promise<T> {
+  if (deps.timeoutMs === undefined) return work(undefined);
   const ms = deps.timeoutMs;
   const timedOut = () => new AppError("SERVICE_UNAVAILABLE", `search timed out after ${ms} ms; try again, or narrow the query or filters`);
-  const work = inTurn(deps, request, understanding, performance.now() + ms).catch((error: unknown) => {
-    if (!(error instanceof SearchCancelled)) throw error;
-    deps.onCancelled?.(error.stage);
-    // The work can see its deadline pass before the timer below fires (both measure the same ms).
-    throw timedOut();
-  });
-  return withTimeout(work, ms, timedOut);
+  const deadline = performance.now() + ms;
+  const running = () =>
+    work(deadline).catch((error: unknown) => {
+      if (!(error instanceof SearchCancelled)) throw error;
+      deps.onCancelled?.(error.stage);
+      // The work can see its deadline pass before the timer below fires (both measure the same ms).
+      throw timedOut();
+    });
+  return withTimeout(running, ms, timedOut);
 }
 
 /** The page, computed while the search holds its turn (taken first, handed on at the end, offered between steps). */
-async function inTurn(deps: SearchDeps, request: SearchRequest, understanding: Understanding, deadline?: Deadline): Promise<SearchPage> {
+async function inTurn(deps: SearchDeps, request: SearchRequest, understanding: Understanding, deadline: Deadline): Promise<SearchPage> {
   const turn = deps.turns?.() ?? FREE_TURN;
   try {
     await turn.take();
@@ -106,8 +112,10 @@ async function runSearch(deps: SearchDeps, request: SearchRequest, understanding
     page.sort((a, b) => compareText(b.row.publish_time, a.row.publish_time) || b.score - a.score);
   }
   const shown = request.detail === "full" ? await describePage(deps.store, page, turn) : page;
+  stopIfLate(deadline, "page");
   const results = shown.map((candidate) => toResult(candidate, request));
   if (!faceted) return { results };
+  stopIfLate(deadline, "page");
   const counted = collapsed.filter((c) => c.score >= request.facetMinScore).map((c) => c.row);
   return { results, facets: await countFacets(deps.store, counted, request.facets, () => turn.pause()), total_matches: counted.length };
 }

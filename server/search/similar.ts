@@ -1,4 +1,4 @@
-import { AppError } from "../../shared/errors.ts";
+import { AppError, quoteValue } from "../../shared/errors.ts";
 import type { Posting } from "../../shared/job.ts";
 import { parseSearchRequest, readFilters, type Interface, type SearchRequest } from "../../shared/search.ts";
 import type { Facets } from "../store/store.ts";
@@ -66,5 +66,5 @@ function titleConditions(title: string, explicit: SearchRequest["filters"], face
 }
 
 function notFound(id: string): AppError {
-  return new AppError("NOT_FOUND", `No posting has the id ${JSON.stringify(id)}`);
+  return new AppError("NOT_FOUND", `No posting has the id ${quoteValue(id)}`);
 }

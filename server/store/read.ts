@@ -3,12 +3,13 @@ import type { Table as ArrowTable } from "apache-arrow";
 import { LRUCache } from "lru-cache";
 import { dot } from "../embedding/vector.ts";
 import { rowTerms, type RankingTerms, type RowTerms } from "../text/rank-terms.ts";
+import { COSINE_ROUNDING, byScoreThenId, fetchSettled } from "./cut.ts";
 import { buildWhere, idIn } from "./filter.ts";
 import type { IndexDistance } from "./indexes.ts";
 import type { FilterValues } from "../../shared/search.ts";
 import { readCountries, readFilterValues, readPosting } from "./postings.ts";
 import { CANDIDATE_COLUMNS } from "./schema.ts";
-import type { CandidateRow, Facets, JobRow, KeywordClause, StoreReader, MemoryCopyHolder } from "./store.ts";
+import type { CandidateRow, Checkpoint, Facets, JobRow, KeywordClause, StoreReader, MemoryCopyHolder } from "./store.ts";
 import type { termStatsReader } from "./term-stats.ts";
 
 /**
@@ -50,51 +51,56 @@ export function createReader(
     warm: async () => copies?.warm(),
     memoryCopy: () => copies?.state(),
 
-    async nearest(vector, filters, limit, full, inferred) {
+    async nearest(vector, filters, limit, full, checkpoint = () => {}) {
       const copy = copies?.at(await table.version());
-      if (copy) return withDescriptions(table, copy.nearest(vector, filters, limit, inferred), full);
+      if (copy) return withDescriptions(table, copy.nearest(vector, filters, limit, checkpoint), full, checkpoint);
       // Every stored and query vector has unit length, so the dot product is the cosine, and cheaper.
       // With the ANN index, 1.4× the candidates come from the quantized index and are re-ranked here by
       // exact distance on the vectors read with them (recall@50 0.993; LanceDB's own refine step, which
       // reads the vectors a second time, cost 50% more for 0.998). Deep pages stay exact (see ANN_MAX_LIMIT).
       const indexDistance = limit <= ANN_MAX_LIMIT ? await vectorIndex() : undefined;
-      const where = buildWhere(filters, inferred);
-      const search = (distance: IndexDistance | undefined) => nearestRows(table, vector, where, limit, full, distance).then((batch) => candidateRows(batch, full, decoded));
+      const where = buildWhere(filters);
+      const search = (distance: IndexDistance | undefined, fetch: number) =>
+        nearestRows(table, vector, where, fetch, full, distance).then((batch) => candidateRows(batch, full, decoded, checkpoint).map((row) => ({ row, cosine: dot(vector, row.vector) })));
+      // Exact: the cut is the in-memory copy's (cut.ts), whichever rows LanceDB kept among equal ones.
+      const exact = () => fetchSettled((fetch) => search(undefined, fetch), limit, (hit) => hit.cosine, COSINE_ROUNDING);
+      if (indexDistance === undefined) return exact();
       // A partitioned index probes the partitions nearest the query: a narrow filter's nearest rows lie
       // anywhere, while the exact search over the few rows it admits is cheap.
       const partitionedFilter = indexDistance === "l2" && where !== undefined;
-      const narrow = partitionedFilter && (await admittedRows(where)) <= ANN_EXACT_FILTER_ROWS;
-      let found = await search(narrow ? undefined : indexDistance);
+      if (partitionedFilter && (await admittedRows(where)) <= ANN_EXACT_FILTER_ROWS) return exact();
+      const found = await search(indexDistance, Math.ceil(limit * ANN_OVERFETCH));
       // And a wider one may still admit fewer rows there than asked for.
-      if (partitionedFilter && !narrow && found.length < Math.ceil(limit * ANN_OVERFETCH)) found = await search(undefined);
-      const rows = found.map((row) => ({ row, cosine: dot(vector, row.vector) }));
-      return rows.sort((a, b) => b.cosine - a.cosine || (a.row.id < b.row.id ? -1 : 1)).slice(0, limit);
+      if (partitionedFilter && found.length < Math.ceil(limit * ANN_OVERFETCH)) return exact();
+      return found.sort(byScoreThenId((hit) => hit.cosine)).slice(0, limit);
     },
 
-    async keyword(clauses, filters, limit, full, inferred) {
+    async keyword(clauses, filters, limit, full, checkpoint = () => {}) {
       const copy = copies?.at(await table.version());
-      if (copy) return withDescriptions(table, copy.keyword(clauses, filters, limit, inferred), full);
+      if (copy) return withDescriptions(table, copy.keyword(clauses, filters, limit, checkpoint), full, checkpoint);
       // Each clause runs as its own query and scores add up, as SHOULD clauses do: a BooleanQuery
-      // of the same clauses measured 5-6 times slower here.
-      const where = buildWhere(filters, inferred);
+      // of the same clauses measured 5-6 times slower here. Each clause's list ends as cut.ts says.
+      const where = buildWhere(filters);
       const lists = await Promise.all(
-        clauses.map((clause) => {
-          let query = table.query().fullTextSearch(fullTextQuery(clause)).select([...candidateColumns(full), "_score"]).limit(limit);
-          if (where !== undefined) query = query.where(where);
-          return query.toArrow();
-        }),
+        clauses.map((clause) =>
+          fetchSettled(async (fetch) => {
+            let query = table.query().fullTextSearch(fullTextQuery(clause)).select([...candidateColumns(full), "_score"]).limit(fetch);
+            if (where !== undefined) query = query.where(where);
+            const batch = await query.toArrow();
+            const scores = batch.getChild("_score")!;
+            return candidateRows(batch, full, decoded, checkpoint).map((row, i) => ({ row, score: scores.get(i) as number }));
+          }, limit, (hit) => hit.score, 0),
+        ),
       );
       const merged = new Map<string, { row: CandidateRow; score: number }>();
-      for (const batch of lists) {
-        const scores = batch.getChild("_score")!;
-        candidateRows(batch, full, decoded).forEach((row, i) => {
-          const score = scores.get(i) as number;
+      for (const list of lists) {
+        for (const { row, score } of list) {
           const known = merged.get(row.id);
           if (known) known.score += score;
           else merged.set(row.id, { row, score });
-        });
+        }
       }
-      return [...merged.values()].sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : 1)).slice(0, limit);
+      return [...merged.values()].sort(byScoreThenId((hit) => hit.score)).slice(0, limit);
     },
 
     async facets() {
@@ -158,13 +164,15 @@ function candidateColumns(full: boolean): string[] {
  * part of a search in JavaScript, so decoded postings are kept by content hash: the same hash is the
  * same content, so a kept posting is never stale, and a re-ingested one gets a new entry.
  */
-function candidateRows(batch: ArrowTable, full: boolean, decoded: LRUCache<string, CandidateRow>): CandidateRow[] {
+function candidateRows(batch: ArrowTable, full: boolean, decoded: LRUCache<string, CandidateRow>, checkpoint: Checkpoint): CandidateRow[] {
+  checkpoint();
   const hashes = batch.getChild("content_hash")!;
   const json = batch.getChild("result_json")!;
   const vectors = batch.getChild("vector")!;
   const descriptions = full ? batch.getChild("job_description") : null;
   const rows: CandidateRow[] = [];
   for (let i = 0; i < batch.numRows; i++) {
+    if (i % CHECK_EVERY === CHECK_EVERY - 1) checkpoint();
     const hash = hashes.get(i) as string;
     let row = decoded.get(hash);
     if (row === undefined) {
@@ -177,29 +185,29 @@ function candidateRows(batch: ArrowTable, full: boolean, decoded: LRUCache<strin
 }
 
 /**
- * The `limit` nearest rows' candidate columns: exact without an index (`distance` undefined), else
- * 1.4× as many from the index. A partitioned index (large tables) was trained on l2, which ranks unit
- * vectors as dot does; ef drives HNSW, nprobes a partitioned index, each ignored by the other kind.
+ * The `fetch` nearest rows' candidate columns: exact without an index (`distance` undefined), else
+ * from the index. A partitioned index (large tables) was trained on l2, which ranks unit vectors as
+ * dot does; ef drives HNSW, nprobes a partitioned index, each ignored by the other kind.
  */
-function nearestRows(table: lancedb.Table, vector: Float32Array, where: string | undefined, limit: number, full: boolean, distance: IndexDistance | undefined): Promise<ArrowTable> {
-  const fetch = distance === undefined ? limit : Math.ceil(limit * ANN_OVERFETCH);
+function nearestRows(table: lancedb.Table, vector: Float32Array, where: string | undefined, fetch: number, full: boolean, distance: IndexDistance | undefined): Promise<ArrowTable> {
   let query = table.query().nearestTo(vector).distanceType(distance ?? "dot").select([...candidateColumns(full), "_distance"]).limit(fetch);
   query = distance === undefined ? query.bypassVectorIndex() : query.ef(fetch * 2).nprobes(where === undefined ? ANN_NPROBES : ANN_NPROBES_FILTERED);
   if (where !== undefined) query = query.where(where);
   return query.toArrow() as Promise<ArrowTable>;
 }
 
-/** Candidates from memory with their descriptions read from the table, for full detail (one query). */
-async function withDescriptions<T extends { row: CandidateRow }>(table: lancedb.Table, hits: T[], full: boolean): Promise<T[]> {
-  if (!full || hits.length === 0) return hits;
-  const descriptions = await readDescriptions(table, hits.map((hit) => hit.row.id));
-  return hits.map((hit) => ({ ...hit, row: { ...hit.row, job_description: descriptions.get(hit.row.id) ?? "" } }));
-}
-
 async function readDescriptions(table: lancedb.Table, ids: string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
   const rows = await table.query().where(idIn(ids)).select(["id", "job_description"]).toArray();
   return new Map(rows.map((row) => [row.id as string, String(row.job_description ?? "")]));
+}
+
+/** Candidates from memory with their descriptions read from the table, for full detail (one query). */
+async function withDescriptions<T extends { row: CandidateRow }>(table: lancedb.Table, hits: T[], full: boolean, checkpoint: Checkpoint): Promise<T[]> {
+  if (!full || hits.length === 0) return hits;
+  const descriptions = await readDescriptions(table, hits.map((hit) => hit.row.id));
+  checkpoint();
+  return hits.map((hit) => ({ ...hit, row: { ...hit.row, job_description: descriptions.get(hit.row.id) ?? "" } }));
 }
 
 /** Candidate lists longer than this skip the ANN index: it gains little there (ef must be ≥ the candidates). */
@@ -224,6 +232,9 @@ const ANN_NPROBES_FILTERED = 160;
  * and LanceDB's exact search reads only the admitted rows (8–10 ms there, ~12 ms for 1,000).
  */
 const ANN_EXACT_FILTER_ROWS = 1_000;
+
+/** Candidates decoded between two checkpoints (~20 µs each: a few ms). */
+export const CHECK_EVERY = 128;
 
 /** Tags list_filters names: the most used ones. */
 const TOP_TAGS = 100;

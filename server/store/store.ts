@@ -1,5 +1,6 @@
 import type { JobResult, Posting } from "../../shared/job.ts";
-import type { FilterValues, SearchFilters } from "../../shared/search.ts";
+import type { FilterValues } from "../../shared/search.ts";
+import type { FilterSet } from "./filter-set.ts";
 import { existsSync } from "node:fs";
 import * as lancedb from "@lancedb/lancedb";
 import type { RowTerms } from "../text/rank-terms.ts";
@@ -49,9 +50,12 @@ export interface MemoryCopy {
   postings: number;
   /** Bytes held (vectors, keyword index, text, kept filter rows), estimated. */
   bytes: number;
-  nearest(vector: Float32Array, filters: SearchFilters, limit: number, inferred?: SearchFilters): Array<{ row: CandidateRow; cosine: number }>;
-  keyword(clauses: KeywordClause[], filters: SearchFilters, limit: number, inferred?: SearchFilters): Array<{ row: CandidateRow; score: number }>;
+  nearest(vector: Float32Array, filters: FilterSet, limit: number, checkpoint?: Checkpoint): Array<{ row: CandidateRow; cosine: number }>;
+  keyword(clauses: KeywordClause[], filters: FilterSet, limit: number, checkpoint?: Checkpoint): Array<{ row: CandidateRow; score: number }>;
 }
+
+/** Called after each LanceDB answer and every 128 candidates decoded: throws to stop a search past its deadline. */
+export type Checkpoint = () => void;
 
 /** What the copy holds: the version and its size, why nothing is held, or undefined while it builds. */
 export type MemoryCopyState = { version: number; postings: number; bytes: number } | { skipped: string } | undefined;
@@ -62,10 +66,7 @@ export type JobRow = { id: string; country?: string | null } & Omit<JobResult, "
 /** A candidate as ranking reads it: shared between searches, so never modified. */
 export type CandidateRow = Readonly<JobRow & { vector: Float32Array; terms: RowTerms }>;
 
-/**
- * One clause of a keyword (BM25) query, as server/rank/keyword-query.ts declares them: its text matched in each
- * column with a boost, a row scoring its best column. A query's clauses each bring their own best rows, scores adding up.
- */
+/** A keyword (BM25) clause (rank/keyword-query.ts): its text in each column with a boost; a row scores its best column, and clauses' scores add up. */
 export interface KeywordClause {
   text: string;
   fields: Array<{ column: "job_title" | "job_description" | "cjk_text"; boost: number }>;
@@ -134,13 +135,10 @@ export interface StoreReader {
   memoryCopy(): MemoryCopyState;
   /** How many postings use each word (for weighting query words); undefined before the first load. */
   termStats(): TermStats | undefined;
-  /**
-   * The `limit` nearest postings among those matching `filters` and the filters read from the query's
-   * words (`inferred`, see store/filter.ts), prefiltered, most similar first, with their cosine.
-   */
-  nearest(vector: Float32Array, filters: SearchFilters, limit: number, full: boolean, inferred?: SearchFilters): Promise<Array<{ row: CandidateRow; cosine: number }>>;
-  /** The `limit` best keyword (BM25) matches among those matching the filters (as `nearest`), with their score. */
-  keyword(clauses: KeywordClause[], filters: SearchFilters, limit: number, full: boolean, inferred?: SearchFilters): Promise<Array<{ row: CandidateRow; score: number }>>;
+  /** The `limit` nearest postings the normalised filters (filter-set.ts) admit, most similar first (ties by id, cut.ts), with their cosine. */
+  nearest(vector: Float32Array, filters: FilterSet, limit: number, full: boolean, checkpoint?: Checkpoint): Promise<Array<{ row: CandidateRow; cosine: number }>>;
+  /** The `limit` best keyword (BM25) matches among those the filters admit (ordered and cut as `nearest`), with their score. */
+  keyword(clauses: KeywordClause[], filters: FilterSet, limit: number, full: boolean, checkpoint?: Checkpoint): Promise<Array<{ row: CandidateRow; score: number }>>;
   /** Distinct cities and sources present, recomputed only when the table changed. */
   facets(): Promise<Facets>;
   /** The description of each stored posting of `ids` (one query): what a full-detail page shows, read for the page alone. */

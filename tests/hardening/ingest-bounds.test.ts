@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from "bun:test";
-import { createWriteStream, rmSync } from "node:fs";
+import { createWriteStream, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Readable } from "node:stream";
@@ -43,11 +43,12 @@ test("a gzip bomb (512 MB of zeros in well under 1 MB) stops with a clear error 
   expect(cli.stderr).toContain("expands more than 100× when gunzipped");
 }, 60_000);
 
-test("a file of only newlines loads nothing and does not crash; a line over 1 MiB is refused by its line number, not kept", async () => {
+test("a file of only newlines is refused without a crash and writes nothing; a line over 1 MiB is refused by its line number, not kept", async () => {
   const newlines = await gzipOf("newlines.jsonl.gz", Buffer.alloc(1024 * 1024, "\n"), 48);
   const cli = await runCli(["ingest", newlines], { DATA_DIR: join(dir, "newline-data") });
-  expect(cli.code).toBe(0);
-  expect(cli.stdout).toContain("ingested 0 new, 0 updated, 0 skipped");
+  expect(cli.code).toBe(1);
+  expect(cli.stderr).toContain("holds no postings (no records, only blank lines or nothing); nothing was written");
+  expect(existsSync(join(dir, "newline-data", "jobs.lance"))).toBe(false);
 
   const posting = JSON.stringify(fixturePostings()[0]);
   const long = join(dir, "long.jsonl");
@@ -110,3 +111,36 @@ test("an id repeated across batches keeps its last copy and counts as a duplicat
     store.close();
   }
 });
+
+test("a file without a valid posting writes nothing: not even the empty table of a new DATA_DIR, nor a version of an existing one", async () => {
+  const blank = join(dir, "blank.jsonl");
+  await Bun.write(blank, "\n\n\n\n");
+  const fresh = join(dir, "fresh-data");
+  const empty = await runCli(["ingest", blank], { DATA_DIR: fresh });
+  expect(empty.code).toBe(1);
+  expect(empty.stderr).toContain(`error [INVALID_PARAMETER]: ${blank} holds no postings (no records, only blank lines or nothing); nothing was written`);
+  expect(existsSync(join(fresh, "jobs.lance"))).toBe(false);
+
+  const loaded = join(dir, "loaded-data");
+  const one = join(dir, "one.jsonl");
+  await Bun.write(one, `${JSON.stringify(fixturePostings()[0])}\n`);
+  expect((await runCli(["ingest", one], { DATA_DIR: loaded })).code).toBe(0);
+  const embedder = await loadEmbedder({ model: "static", allowRemote: false, modelsDir: MODELS_DIR });
+  const versionOf = async () => {
+    const store = await openStore({ dataDir: loaded, modelId: embedder.modelId, dimension: embedder.dimension });
+    try {
+      return await store.version();
+    } finally {
+      store.close();
+    }
+  };
+  const before = await versionOf();
+  const invalid = join(dir, "invalid.jsonl");
+  await Bun.write(invalid, '{"id":"x"}\n\n');
+  const refused = await runCli(["ingest", invalid], { DATA_DIR: loaded });
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain("skipped line 1:");
+  expect(refused.stderr).toContain(`error [INVALID_PARAMETER]: ${invalid} holds no valid posting (1 invalid record(s)); nothing was written`);
+  expect((await runCli(["ingest", blank], { DATA_DIR: loaded })).code).toBe(1);
+  expect(await versionOf()).toBe(before);
+}, 120_000);

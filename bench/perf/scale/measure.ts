@@ -1,3 +1,4 @@
+import { filterSet } from "../../../server/store/filter-set.ts";
 import type * as lancedb from "@lancedb/lancedb";
 import { buildWhere } from "../../../server/store/filter.ts";
 import { K, recallAt, timeQueries, type Latency } from "../peers/corpus.ts";
@@ -28,7 +29,7 @@ export type NearestRun = (q: ScaleQuery, filtered: boolean) => Promise<Distances
 export async function exactLists(table: lancedb.Table, queries: ScaleQuery[]): Promise<ExactLists> {
   const run = (q: ScaleQuery, filtered: boolean) => {
     let query = table.query().nearestTo(q.vector).distanceType("dot").bypassVectorIndex().select(["id", "_distance"]).limit(K);
-    const where = buildWhere(q.filter);
+    const where = buildWhere(filterSet(q.filter));
     if (filtered && where !== undefined) query = query.where(where);
     return query.toArray().then((rows) => rows.map((r) => ({ distance: r._distance as number })));
   };

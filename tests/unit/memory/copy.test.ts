@@ -1,4 +1,5 @@
 import { rmSync } from "node:fs";
+import { NO_FILTERS, filterSet } from "../../../server/store/filter-set.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readRecords } from "../../../server/ingest/read.ts";
 import { openStore, type JobStore } from "../../../server/store/store.ts";
@@ -86,8 +87,8 @@ describe("the in-memory copy", () => {
     const vector = await t.server.embedder.embedQuery("software engineer");
     for (const { filters, inferred } of filterCases()) {
       // Deeper than the table: both paths read every admitted posting exactly.
-      const fromLance = await lance.nearest(vector, filters, 10_000, false, inferred);
-      const fromMemory = await hot.nearest(vector, filters, 10_000, false, inferred);
+      const fromLance = await lance.nearest(vector, filterSet(filters, inferred), 10_000, false);
+      const fromMemory = await hot.nearest(vector, filterSet(filters, inferred), 10_000, false);
       const label = JSON.stringify({ filters, inferred });
       expect({ label, ids: fromMemory.map((r) => r.row.id).sort() }).toEqual({ label, ids: fromLance.map((r) => r.row.id).sort() });
       expect(fromMemory.slice(0, 20).map((r) => r.row.id)).toEqual(fromLance.slice(0, 20).map((r) => r.row.id));
@@ -99,27 +100,24 @@ describe("the in-memory copy", () => {
     const queries = sample.slice(0, 30).map((p) => `${p.job_title} ${p.city ?? ""}`);
     for (const q of queries) {
       const vector = await t.server.embedder.embedQuery(q);
-      const exact = new Set((await lance.nearest(vector, {}, 10_000, false)).slice(0, 50).map((r) => r.row.id));
-      found += (await hot.nearest(vector, {}, 50, false)).filter((r) => exact.has(r.row.id)).length;
+      const exact = new Set((await lance.nearest(vector, NO_FILTERS, 10_000, false)).slice(0, 50).map((r) => r.row.id));
+      found += (await hot.nearest(vector, NO_FILTERS, 50, false)).filter((r) => exact.has(r.row.id)).length;
     }
     // The same up to float rounding at the 50th place.
     expect(found / (50 * queries.length)).toBeGreaterThanOrEqual(0.99);
   });
 
-  test("keyword matches hold a query word and mostly agree with LanceDB's", async () => {
-    let shared = 0;
-    const queries = ["python developer", "registered nurse", "sales manager", "data scientist", "react frontend", "accountant"];
+  test("keyword matches are LanceDB's: the same ids in the same order, scores to float32 rounding", async () => {
+    const queries = ["python developer", "registered nurse", "sales manager", "data scientist", "react frontend", "accountant", "we are hiring"];
     for (const text of queries) {
-      const spec = keywordClauses({ text, expansions: [], cjk: [] });
-      const fromMemory = await hot.keyword(spec, {}, 20, false);
-      const fromLance = await lance.keyword(spec, {}, 20, false);
-      expect(fromMemory.length).toBe(fromLance.length);
-      const words = text.split(" ").map((w) => w.slice(0, 5));
-      for (const { row } of fromMemory) expect(words.some((w) => `${row.job_title} ${row.job_description ?? ""}`.toLowerCase().includes(w) || row.terms !== undefined)).toBe(true);
-      const lanceIds = new Set(fromLance.map((r) => r.row.id));
-      shared += fromMemory.filter((r) => lanceIds.has(r.row.id)).length;
+      for (const cjk of [[], ["工程", "程师"]]) {
+        const spec = keywordClauses({ text, expansions: [{ text: "software engineer", weight: 0.6 }], cjk });
+        const fromMemory = await hot.keyword(spec, NO_FILTERS, 50, false);
+        const fromLance = await lance.keyword(spec, NO_FILTERS, 50, false);
+        expect({ text, ids: fromMemory.map((r) => r.row.id) }).toEqual({ text, ids: fromLance.map((r) => r.row.id) });
+        fromMemory.forEach((r, i) => expect(Math.abs(r.score - fromLance[i]!.score)).toBeLessThanOrEqual(1e-6 * r.score));
+      }
     }
-    expect(shared / (20 * queries.length)).toBeGreaterThanOrEqual(0.6);
   });
 
   test("after a write, LanceDB answers until the new version is held, and the deleted posting is gone from both", async () => {
@@ -143,7 +141,7 @@ describe("the in-memory copy", () => {
       await bounded.warm();
       expect(bounded.memoryCopy()).toEqual({ skipped: expect.stringContaining("HOT_PATH_MAX_POSTINGS 100") });
       const vector = await t.server.embedder.embedQuery("nurse");
-      expect((await bounded.nearest(vector, {}, 10, false)).length).toBe(10);
+      expect((await bounded.nearest(vector, NO_FILTERS, 10, false)).length).toBe(10);
     } finally {
       bounded.close();
     }
@@ -156,8 +154,8 @@ describe("the in-memory copy", () => {
       await empty.warm();
       expect(empty.memoryCopy()).toMatchObject({ postings: 0 });
       const vector = await t.server.embedder.embedQuery("nurse");
-      expect(await empty.nearest(vector, {}, 10, false)).toEqual([]);
-      expect(await empty.nearest(vector, { remote: true }, 10, false)).toEqual([]);
+      expect(await empty.nearest(vector, NO_FILTERS, 10, false)).toEqual([]);
+      expect(await empty.nearest(vector, filterSet({ remote: true }), 10, false)).toEqual([]);
     } finally {
       empty.close();
       rmSync(emptyDir, { recursive: true, force: true });

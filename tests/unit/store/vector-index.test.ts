@@ -1,4 +1,5 @@
 import { afterAll, expect, test } from "bun:test";
+import { NO_FILTERS, filterSet } from "../../../server/store/filter-set.ts";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { loadEmbedder } from "../../../server/embedding/embedder.ts";
@@ -79,7 +80,7 @@ test("a large load rebuilds the index in one piece itself; rows written without 
     const started = Date.now();
     while (!(await what())) {
       if (Date.now() - started > 30_000) throw new Error("timed out");
-      const page = await store.nearest(await embedder.embedQuery("nurse"), {}, 5, false);
+      const page = await store.nearest(await embedder.embedQuery("nurse"), NO_FILTERS, 5, false);
       expect(page.length).toBe(5);
       await Bun.sleep(50);
     }
@@ -123,11 +124,11 @@ test("a partitioned (IVF_FLAT, l2) index gives the exact nearest postings, with 
     for (const [text, filters] of [["registered nurse", {}], ["software developer", { city: "Berlin" }], ["nurse", { country: "DE" }]] as const) {
       const vector = await embedder.embedQuery(text);
       let exact = store.table.query().nearestTo(vector).distanceType("dot").bypassVectorIndex().select(["id", "_distance"]).limit(5);
-      const where = buildWhere(filters);
+      const where = buildWhere(filterSet(filters));
       if (where !== undefined) exact = exact.where(where);
       const expected = (await exact.toArray()).map((row) => row.id as string);
       expect(expected.length).toBeGreaterThan(0);
-      expect((await store.nearest(vector, filters, 5, false)).map(({ row }) => row.id)).toEqual(expected);
+      expect((await store.nearest(vector, filterSet(filters), 5, false)).map(({ row }) => row.id)).toEqual(expected);
     }
   } finally {
     store.close();
