@@ -5,7 +5,7 @@
 // reaches the page only through textContent.
 import { FILTERS, PROFILE_MAX_CHARS, postMatch, readKey } from "./api.js";
 import { card } from "./card.js";
-import { jobDescription } from "./views.js";
+import { fact, jobDescription } from "./views.js";
 
 const $ = (id) => document.getElementById(id);
 const SKILLS_SHOWN = 12;
@@ -154,16 +154,7 @@ function renderRead(profile, queryHints) {
     ["Filters read", filtersText(profile.applied_filters)],
     ["Searched", profile.text ? `“${profile.text}”` : ""],
   ];
-  ui.facts.replaceChildren(...rows.filter(([, value]) => value).map(([label, value]) => {
-    const div = document.createElement("div");
-    div.className = "fact";
-    const dt = document.createElement("dt");
-    dt.textContent = label;
-    const dd = document.createElement("dd");
-    dd.textContent = value;
-    div.append(dt, dd);
-    return div;
-  }));
+  ui.facts.replaceChildren(...rows.filter(([, value]) => value).map(([label, value]) => fact(label, value)));
   ui.hints.replaceChildren(...[...profile.hints, ...queryHints].map((hint) => {
     const item = document.createElement("li");
     item.textContent = hint;

@@ -47,17 +47,7 @@ export function renderJob(job) {
     ["Salary", job.base_salary], ["Seniority", job.seniority_level], ["Employment", job.employment_type],
     ["Skills", job.job_tags.join(", ")], ["Source", job.data_source],
   ];
-  for (const [label, value] of rows) {
-    if (!value) continue;
-    const div = document.createElement("div");
-    div.className = "fact";
-    const dt = document.createElement("dt");
-    dt.textContent = label;
-    const dd = document.createElement("dd");
-    dd.textContent = value;
-    div.append(dt, dd);
-    facts.append(div);
-  }
+  facts.append(...rows.filter(([, value]) => value).map(([label, value]) => fact(label, value)));
   article.append(facts);
   const links = document.createElement("p");
   const similar = document.createElement("a");
@@ -121,4 +111,16 @@ export async function showAddressedView(ui, { report, clearMessage }) {
     if (error.code !== "NOT_FOUND") report(error);
   }
   return true;
+}
+
+/** One labelled fact of a definition list (text only). */
+export function fact(label, value) {
+  const div = document.createElement("div");
+  div.className = "fact";
+  const dt = document.createElement("dt");
+  dt.textContent = label;
+  const dd = document.createElement("dd");
+  dd.textContent = value;
+  div.append(dt, dd);
+  return div;
 }

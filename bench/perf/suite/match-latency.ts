@@ -14,24 +14,11 @@ import { parseMatchRequest } from "../../../shared/match.ts";
 import { parseSearchRequest } from "../../../shared/search.ts";
 import { MODELS_DIR, ROOT } from "./dataset.ts";
 import { QUERIES } from "./requests.ts";
+import { twoPageCv } from "../../../tests/support/fixtures/cv.ts";
 import { percentile } from "./stats.ts";
 
 const ROUNDS = 60;
-/** About two pages: a summary, five roles with their bullet points, skills, education, languages. */
-const CV = [
-  "# Morgan Example", "Location: Toronto, Canada · morgan@example.com", "",
-  "## Summary", "Platform engineer with 11 years building reliable backend systems and the infrastructure under them. Looking for a staff platform or site reliability role.", "",
-  "## Experience",
-  ...["Staff Platform Engineer, Northwind (2021–present)", "Senior Site Reliability Engineer, Contoso (2018–2021)", "Senior Backend Engineer, Fabrikam (2015–2018)", "Backend Developer, Tailspin (2013–2015)", "Systems Administrator, Litware (2011–2013)"]
-    .flatMap((role) => [`### ${role}`,
-      "- Ran Kubernetes clusters on AWS and GCP for 200 services; Terraform modules for every team; Prometheus and Grafana dashboards.",
-      "- Cut deploy time from 40 to 6 minutes with a rewritten CI/CD pipeline (GitHub Actions, Argo CD, Helm).",
-      "- Wrote services in Go and Python; PostgreSQL, Redis and Kafka in production; on-call lead for incident response.",
-      "- Mentored engineers, wrote runbooks and postmortems, led capacity planning and cost reviews.", ""]),
-  "## Skills", "Kubernetes, Docker, Terraform, Ansible, AWS, GCP, Linux, Go, Python, Bash, PostgreSQL, Redis, Kafka, Prometheus, Grafana, CI/CD, Helm", "",
-  "## Education", "B.Sc. Computer Science, University of Waterloo", "",
-  "## Languages", "Languages: English (native), French (professional)",
-].join("\n");
+const CV = twoPageCv("Toronto, Canada");
 
 const dataDir = resolve(process.argv[2] ?? `${ROOT}/bench/.data/eval`);
 const config = loadConfig({ ...Bun.env, DATA_DIR: dataDir, MODELS_DIR, DEMO_DATA: "false", LOG_LEVEL: "error" });

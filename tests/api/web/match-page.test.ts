@@ -5,6 +5,7 @@ import { PROFILE_MAX_CHARS } from "../../../shared/match.ts";
 import { ARTIFACTS } from "../../support/browser.ts";
 import type { TestServer } from "../../support/helpers.ts";
 import { HOSTILE, openSearchPage, pageSteps } from "../../support/search-page.ts";
+import { twoPageCv } from "../../support/fixtures/cv.ts";
 
 /**
  * Matching a résumé on the page (?match) in real headless Chromium at 1280×800, against a real server
@@ -19,21 +20,8 @@ const PROFILE = [
   "Senior Backend Engineer with 9 years of Python and PostgreSQL; APIs and distributed systems.",
   "Previously: Data Scientist (machine learning, SQL).",
 ].join("\n");
-/** About two pages (bench/perf/suite/match-latency.ts's CV, in London): a job the fixture postings do not hold. */
-const TWO_PAGES = [
-  "# Morgan Example", "Location: London, United Kingdom · morgan@example.com", "",
-  "## Summary", "Platform engineer with 11 years building reliable backend systems and the infrastructure under them. Looking for a staff platform or site reliability role.", "",
-  "## Experience",
-  ...["Staff Platform Engineer, Northwind (2021–present)", "Senior Site Reliability Engineer, Contoso (2018–2021)", "Senior Backend Engineer, Fabrikam (2015–2018)", "Backend Developer, Tailspin (2013–2015)", "Systems Administrator, Litware (2011–2013)"]
-    .flatMap((role) => [`### ${role}`,
-      "- Ran Kubernetes clusters on AWS and GCP for 200 services; Terraform modules for every team; Prometheus and Grafana dashboards.",
-      "- Cut deploy time from 40 to 6 minutes with a rewritten CI/CD pipeline (GitHub Actions, Argo CD, Helm).",
-      "- Wrote services in Go and Python; PostgreSQL, Redis and Kafka in production; on-call lead for incident response.",
-      "- Mentored engineers, wrote runbooks and postmortems, led capacity planning and cost reviews.", ""]),
-  "## Skills", "Kubernetes, Docker, Terraform, Ansible, AWS, GCP, Linux, Go, Python, Bash, PostgreSQL, Redis, Kafka, Prometheus, Grafana, CI/CD, Helm", "",
-  "## Education", "B.Sc. Computer Science, University of Waterloo", "",
-  "## Languages", "Languages: English (native), French (professional)",
-].join("\n");
+/** About two pages, in London: a job the fixture postings do not hold. */
+const TWO_PAGES = twoPageCv("London, United Kingdom");
 const VIEWPORT = { width: 1280, height: 800 };
 
 const web = openSearchPage();
