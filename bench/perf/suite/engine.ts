@@ -53,7 +53,8 @@ export async function measureEngine(dataDir: string, rounds: number): Promise<En
 
 // --- internal ---
 
-async function time(rounds: number, run: (i: number) => Promise<unknown>): Promise<{ p50: number; p99: number }> {
+/** p50 and p99 of `rounds` runs of `run`, after up to 20 unmeasured ones. */
+export async function time(rounds: number, run: (i: number) => Promise<unknown>): Promise<{ p50: number; p99: number }> {
   for (let i = 0; i < Math.min(20, rounds); i++) await run(i);
   const times: number[] = [];
   for (let i = 0; i < rounds; i++) {
