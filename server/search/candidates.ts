@@ -29,9 +29,6 @@ const JOBLESS_TEXT = "job";
 /** From this many content words on, a query is a request with words around the job. */
 const LONG_REQUEST_TERMS = 8;
 
-/** Descriptions are read for the page alone (search/search.ts), not for every candidate: ranking does not read them. */
-const WITHOUT_DESCRIPTIONS = false;
-
 /** Each retriever brings at least this many candidates, so fusion has depth beyond one page. */
 const MIN_CANDIDATES = 50;
 /** Similar jobs look deeper: the posting's title words are many and common, and its like must be among the candidates to rise. */
@@ -72,14 +69,13 @@ export async function rankCandidates(
   stopIfLate(deadline, "retrieve");
   const retrieving = () => stopIfLate(deadline, "retrieve");
   const [nearest, keyword] = await Promise.all([
-    vector === undefined ? [] : deps.store.nearest(vector, filters, depth, WITHOUT_DESCRIPTIONS, retrieving),
+    vector === undefined ? [] : deps.store.nearest(vector, filters, depth, retrieving),
     mode === "vector" || (understanding.jobless && !cjkScript)
       ? []
       : deps.store.keyword(
           keywordClauses({ text: keywordText, expansions: mode === "hybrid" ? expansions : [], cjk: [...new Set(cjkBigrams(request.query))] }),
           filters,
           depth,
-          WITHOUT_DESCRIPTIONS,
           retrieving,
         ),
   ]);

@@ -51,9 +51,9 @@ export function createReader(
     warm: async () => copies?.warm(),
     memoryCopy: () => copies?.state(),
 
-    async nearest(vector, filters, limit, full, checkpoint = () => {}) {
+    async nearest(vector, filters, limit, checkpoint = () => {}) {
       const copy = copies?.at(await table.version());
-      if (copy) return withDescriptions(table, copy.nearest(vector, filters, limit, checkpoint), full, checkpoint);
+      if (copy) return copy.nearest(vector, filters, limit, checkpoint);
       // Every stored and query vector has unit length, so the dot product is the cosine, and cheaper.
       // With the ANN index, 1.4× the candidates come from the quantized index and are re-ranked here by
       // exact distance on the vectors read with them (recall@50 0.993; LanceDB's own refine step, which
@@ -61,7 +61,7 @@ export function createReader(
       const indexDistance = limit <= ANN_MAX_LIMIT ? await vectorIndex() : undefined;
       const where = buildWhere(filters);
       const search = (distance: IndexDistance | undefined, fetch: number) =>
-        nearestRows(table, vector, where, fetch, full, distance).then((batch) => candidateRows(batch, full, decoded, checkpoint).map((row) => ({ row, cosine: dot(vector, row.vector) })));
+        nearestRows(table, vector, where, fetch, distance).then((batch) => candidateRows(batch, decoded, checkpoint).map((row) => ({ row, cosine: dot(vector, row.vector) })));
       // Exact: the cut is the in-memory copy's (cut.ts), whichever rows LanceDB kept among equal ones.
       const exact = () => fetchSettled((fetch) => search(undefined, fetch), limit, (hit) => hit.cosine, COSINE_ROUNDING);
       if (indexDistance === undefined) return exact();
@@ -75,20 +75,20 @@ export function createReader(
       return found.sort(byScoreThenId((hit) => hit.cosine)).slice(0, limit);
     },
 
-    async keyword(clauses, filters, limit, full, checkpoint = () => {}) {
+    async keyword(clauses, filters, limit, checkpoint = () => {}) {
       const copy = copies?.at(await table.version());
-      if (copy) return withDescriptions(table, copy.keyword(clauses, filters, limit, checkpoint), full, checkpoint);
+      if (copy) return copy.keyword(clauses, filters, limit, checkpoint);
       // Each clause runs as its own query and scores add up, as SHOULD clauses do: a BooleanQuery
       // of the same clauses measured 5-6 times slower here. Each clause's list ends as cut.ts says.
       const where = buildWhere(filters);
       const lists = await Promise.all(
         clauses.map((clause) =>
           fetchSettled(async (fetch) => {
-            let query = table.query().fullTextSearch(fullTextQuery(clause)).select([...candidateColumns(full), "_score"]).limit(fetch);
+            let query = table.query().fullTextSearch(fullTextQuery(clause)).select([...CANDIDATE_COLUMNS, "_score"]).limit(fetch);
             if (where !== undefined) query = query.where(where);
             const batch = await query.toArrow();
             const scores = batch.getChild("_score")!;
-            return candidateRows(batch, full, decoded, checkpoint).map((row, i) => ({ row, score: scores.get(i) as number }));
+            return candidateRows(batch, decoded, checkpoint).map((row, i) => ({ row, score: scores.get(i) as number }));
           }, limit, (hit) => hit.score, 0),
         ),
       );
@@ -154,22 +154,16 @@ export function decodeCandidate(json: string, vector: Float32Array, encode: (ter
 
 // --- internal ---
 
-/** What a search reads of each candidate; each retriever reads it along with its matches. */
-function candidateColumns(full: boolean): string[] {
-  return full ? [...CANDIDATE_COLUMNS, "job_description"] : [...CANDIDATE_COLUMNS];
-}
-
 /**
  * The candidates of a query result, decoded. Decoding (JSON, term sets, vector copy) is the costliest
  * part of a search in JavaScript, so decoded postings are kept by content hash: the same hash is the
  * same content, so a kept posting is never stale, and a re-ingested one gets a new entry.
  */
-function candidateRows(batch: ArrowTable, full: boolean, decoded: LRUCache<string, CandidateRow>, checkpoint: Checkpoint): CandidateRow[] {
+function candidateRows(batch: ArrowTable, decoded: LRUCache<string, CandidateRow>, checkpoint: Checkpoint): CandidateRow[] {
   checkpoint();
   const hashes = batch.getChild("content_hash")!;
   const json = batch.getChild("result_json")!;
   const vectors = batch.getChild("vector")!;
-  const descriptions = full ? batch.getChild("job_description") : null;
   const rows: CandidateRow[] = [];
   for (let i = 0; i < batch.numRows; i++) {
     if (i % CHECK_EVERY === CHECK_EVERY - 1) checkpoint();
@@ -179,7 +173,7 @@ function candidateRows(batch: ArrowTable, full: boolean, decoded: LRUCache<strin
       row = decodeCandidate(json.get(i) as string, Float32Array.from(vectors.get(i).toArray() as Float32Array));
       decoded.set(hash, row);
     }
-    rows.push(descriptions ? { ...row, job_description: String(descriptions.get(i) ?? "") } : row);
+    rows.push(row);
   }
   return rows;
 }
@@ -189,8 +183,8 @@ function candidateRows(batch: ArrowTable, full: boolean, decoded: LRUCache<strin
  * from the index. A partitioned index (large tables) was trained on l2, which ranks unit vectors as
  * dot does; ef drives HNSW, nprobes a partitioned index, each ignored by the other kind.
  */
-function nearestRows(table: lancedb.Table, vector: Float32Array, where: string | undefined, fetch: number, full: boolean, distance: IndexDistance | undefined): Promise<ArrowTable> {
-  let query = table.query().nearestTo(vector).distanceType(distance ?? "dot").select([...candidateColumns(full), "_distance"]).limit(fetch);
+function nearestRows(table: lancedb.Table, vector: Float32Array, where: string | undefined, fetch: number, distance: IndexDistance | undefined): Promise<ArrowTable> {
+  let query = table.query().nearestTo(vector).distanceType(distance ?? "dot").select([...CANDIDATE_COLUMNS, "_distance"]).limit(fetch);
   query = distance === undefined ? query.bypassVectorIndex() : query.ef(fetch * 2).nprobes(where === undefined ? ANN_NPROBES : ANN_NPROBES_FILTERED);
   if (where !== undefined) query = query.where(where);
   return query.toArrow() as Promise<ArrowTable>;
@@ -200,14 +194,6 @@ async function readDescriptions(table: lancedb.Table, ids: string[]): Promise<Ma
   if (ids.length === 0) return new Map();
   const rows = await table.query().where(idIn(ids)).select(["id", "job_description"]).toArray();
   return new Map(rows.map((row) => [row.id as string, String(row.job_description ?? "")]));
-}
-
-/** Candidates from memory with their descriptions read from the table, for full detail (one query). */
-async function withDescriptions<T extends { row: CandidateRow }>(table: lancedb.Table, hits: T[], full: boolean, checkpoint: Checkpoint): Promise<T[]> {
-  if (!full || hits.length === 0) return hits;
-  const descriptions = await readDescriptions(table, hits.map((hit) => hit.row.id));
-  checkpoint();
-  return hits.map((hit) => ({ ...hit, row: { ...hit.row, job_description: descriptions.get(hit.row.id) ?? "" } }));
 }
 
 /** Candidate lists longer than this skip the ANN index: it gains little there (ef must be ≥ the candidates). */

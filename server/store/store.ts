@@ -136,9 +136,9 @@ export interface StoreReader {
   /** How many postings use each word (for weighting query words); undefined before the first load. */
   termStats(): TermStats | undefined;
   /** The `limit` nearest postings the normalised filters (filter-set.ts) admit, most similar first (ties by id, cut.ts), with their cosine. */
-  nearest(vector: Float32Array, filters: FilterSet, limit: number, full: boolean, checkpoint?: Checkpoint): Promise<Array<{ row: CandidateRow; cosine: number }>>;
+  nearest(vector: Float32Array, filters: FilterSet, limit: number, checkpoint?: Checkpoint): Promise<Array<{ row: CandidateRow; cosine: number }>>;
   /** The `limit` best keyword (BM25) matches among those the filters admit (ordered and cut as `nearest`), with their score. */
-  keyword(clauses: KeywordClause[], filters: FilterSet, limit: number, full: boolean, checkpoint?: Checkpoint): Promise<Array<{ row: CandidateRow; score: number }>>;
+  keyword(clauses: KeywordClause[], filters: FilterSet, limit: number, checkpoint?: Checkpoint): Promise<Array<{ row: CandidateRow; score: number }>>;
   /** Distinct cities and sources present, recomputed only when the table changed. */
   facets(): Promise<Facets>;
   /** The description of each stored posting of `ids` (one query): what a full-detail page shows, read for the page alone. */

@@ -109,12 +109,12 @@ export async function measurePeers(dataDir: string, corpus: Corpus, queryCount: 
 
   const store = await openStore({ dataDir, modelId: corpus.modelId, dimension: corpus.dimension });
   try {
-    const none = await Promise.all(queries.map((q) => store.nearest(q.vector, NO_FILTERS, K, false)));
-    const inFilter = await Promise.all(queries.map((q) => store.nearest(q.vector, filterSet(q.filter), K, false)));
+    const none = await Promise.all(queries.map((q) => store.nearest(q.vector, NO_FILTERS, K)));
+    const inFilter = await Promise.all(queries.map((q) => store.nearest(q.vector, filterSet(q.filter), K)));
     const exactIds = exactNone.map((list) => new Set(list.map((e) => corpus.ids[e.index])));
     const lance = {
-      none: await timeQueries(queries, (q) => store.nearest(q.vector, NO_FILTERS, K, false)),
-      filtered: await timeQueries(queries, (q) => store.nearest(q.vector, filterSet(q.filter), K, false)),
+      none: await timeQueries(queries, (q) => store.nearest(q.vector, NO_FILTERS, K)),
+      filtered: await timeQueries(queries, (q) => store.nearest(q.vector, filterSet(q.filter), K)),
       recall: mean(queries.map((_, i) => recallAt(exactNone[i]!, asDistances(none[i]!), K))),
       recallFiltered: mean(queries.map((_, i) => recallAt(exactFiltered[i]!, asDistances(inFilter[i]!), K))),
       recallById: mean(none.map((list, i) => list.filter((r) => exactIds[i]!.has(r.row.id)).length / Math.min(K, exactIds[i]!.size))),

@@ -51,7 +51,7 @@ export async function measureScale(sourceDir: string, corpus: Corpus, postings: 
 
     log(`scale: exact lists and store.nearest, ${queries.length} queries`);
     const exact = await exactLists(store.table, queries);
-    const nearest = await nearestFigures(queries, exact, (q, filtered) => store.nearest(q.vector, filterSet(filtered ? q.filter : {}), K, false).then(asDistances));
+    const nearest = await nearestFigures(queries, exact, (q, filtered) => store.nearest(q.vector, filterSet(filtered ? q.filter : {}), K).then(asDistances));
     log(`scale: ${r3(nearest.none.p50)} / ${r3(nearest.filtered.p50)} ms p50, recall@${K} ${nearest.recall.toFixed(3)} / ${nearest.recallFiltered.toFixed(3)}, index ${indexSeconds.toFixed(1)} s`);
     const filters = await Promise.all(SCALE_FILTERS.map(async (f) => ({ filter: JSON.stringify(f), postings: await store.table.countRows(buildWhere(filterSet(f))!) })));
     result = {

@@ -87,8 +87,8 @@ describe("the in-memory copy", () => {
     const vector = await t.server.embedder.embedQuery("software engineer");
     for (const { filters, inferred } of filterCases()) {
       // Deeper than the table: both paths read every admitted posting exactly.
-      const fromLance = await lance.nearest(vector, filterSet(filters, inferred), 10_000, false);
-      const fromMemory = await hot.nearest(vector, filterSet(filters, inferred), 10_000, false);
+      const fromLance = await lance.nearest(vector, filterSet(filters, inferred), 10_000);
+      const fromMemory = await hot.nearest(vector, filterSet(filters, inferred), 10_000);
       const label = JSON.stringify({ filters, inferred });
       expect({ label, ids: fromMemory.map((r) => r.row.id).sort() }).toEqual({ label, ids: fromLance.map((r) => r.row.id).sort() });
       expect(fromMemory.slice(0, 20).map((r) => r.row.id)).toEqual(fromLance.slice(0, 20).map((r) => r.row.id));
@@ -100,8 +100,8 @@ describe("the in-memory copy", () => {
     const queries = sample.slice(0, 30).map((p) => `${p.job_title} ${p.city ?? ""}`);
     for (const q of queries) {
       const vector = await t.server.embedder.embedQuery(q);
-      const exact = new Set((await lance.nearest(vector, NO_FILTERS, 10_000, false)).slice(0, 50).map((r) => r.row.id));
-      found += (await hot.nearest(vector, NO_FILTERS, 50, false)).filter((r) => exact.has(r.row.id)).length;
+      const exact = new Set((await lance.nearest(vector, NO_FILTERS, 10_000)).slice(0, 50).map((r) => r.row.id));
+      found += (await hot.nearest(vector, NO_FILTERS, 50)).filter((r) => exact.has(r.row.id)).length;
     }
     // The same up to float rounding at the 50th place.
     expect(found / (50 * queries.length)).toBeGreaterThanOrEqual(0.99);
@@ -112,8 +112,8 @@ describe("the in-memory copy", () => {
     for (const text of queries) {
       for (const cjk of [[], ["工程", "程师"]]) {
         const spec = keywordClauses({ text, expansions: [{ text: "software engineer", weight: 0.6 }], cjk });
-        const fromMemory = await hot.keyword(spec, NO_FILTERS, 50, false);
-        const fromLance = await lance.keyword(spec, NO_FILTERS, 50, false);
+        const fromMemory = await hot.keyword(spec, NO_FILTERS, 50);
+        const fromLance = await lance.keyword(spec, NO_FILTERS, 50);
         expect({ text, ids: fromMemory.map((r) => r.row.id) }).toEqual({ text, ids: fromLance.map((r) => r.row.id) });
         fromMemory.forEach((r, i) => expect(Math.abs(r.score - fromLance[i]!.score)).toBeLessThanOrEqual(1e-6 * r.score));
       }
@@ -141,7 +141,7 @@ describe("the in-memory copy", () => {
       await bounded.warm();
       expect(bounded.memoryCopy()).toEqual({ skipped: expect.stringContaining("HOT_PATH_MAX_POSTINGS 100") });
       const vector = await t.server.embedder.embedQuery("nurse");
-      expect((await bounded.nearest(vector, NO_FILTERS, 10, false)).length).toBe(10);
+      expect((await bounded.nearest(vector, NO_FILTERS, 10)).length).toBe(10);
     } finally {
       bounded.close();
     }
@@ -154,8 +154,8 @@ describe("the in-memory copy", () => {
       await empty.warm();
       expect(empty.memoryCopy()).toMatchObject({ postings: 0 });
       const vector = await t.server.embedder.embedQuery("nurse");
-      expect(await empty.nearest(vector, NO_FILTERS, 10, false)).toEqual([]);
-      expect(await empty.nearest(vector, filterSet({ remote: true }), 10, false)).toEqual([]);
+      expect(await empty.nearest(vector, NO_FILTERS, 10)).toEqual([]);
+      expect(await empty.nearest(vector, filterSet({ remote: true }), 10)).toEqual([]);
     } finally {
       empty.close();
       rmSync(emptyDir, { recursive: true, force: true });

@@ -80,7 +80,7 @@ test("a large load rebuilds the index in one piece itself; rows written without 
     const started = Date.now();
     while (!(await what())) {
       if (Date.now() - started > 30_000) throw new Error("timed out");
-      const page = await store.nearest(await embedder.embedQuery("nurse"), NO_FILTERS, 5, false);
+      const page = await store.nearest(await embedder.embedQuery("nurse"), NO_FILTERS, 5);
       expect(page.length).toBe(5);
       await Bun.sleep(50);
     }
@@ -128,7 +128,7 @@ test("a partitioned (IVF_FLAT, l2) index gives the exact nearest postings, with 
       if (where !== undefined) exact = exact.where(where);
       const expected = (await exact.toArray()).map((row) => row.id as string);
       expect(expected.length).toBeGreaterThan(0);
-      expect((await store.nearest(vector, filterSet(filters), 5, false)).map(({ row }) => row.id)).toEqual(expected);
+      expect((await store.nearest(vector, filterSet(filters), 5)).map(({ row }) => row.id)).toEqual(expected);
     }
   } finally {
     store.close();
