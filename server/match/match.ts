@@ -37,8 +37,7 @@ const FIT_SKILLS = 4;
 const SENIORITY_MISFIT = -0.5;
 
 export async function matchJobs(deps: SearchDeps, request: MatchRequest): Promise<MatchOutcome> {
-  const vocabulary = await vocabularyOf(deps.store);
-  const reading = readProfile(request.profile, { vocabulary, facets: await deps.store.facets(), stats: deps.store.termStats(), now: new Date() });
+  const { vocabulary, reading } = await read(deps.store, request.profile);
   const { applied, hints } = appliedFilters(reading.filters, request.search);
   const asked = request.search;
   const text = [asked.query, reading.query].filter((part) => part !== "").join(" ") || request.profile.slice(0, 200);
@@ -85,8 +84,7 @@ export async function matchJobs(deps: SearchDeps, request: MatchRequest): Promis
 /** Why one posting matches a profile (MCP explain_match): its skills, reasons, and a sentence to quote. */
 export async function explainMatch(deps: Pick<SearchDeps, "store">, id: string, profile: string): Promise<{ id: string; job_title?: string; match: MatchDetail; text: string }> {
   const posting = await getPosting(deps, id);
-  const vocabulary = await vocabularyOf(deps.store);
-  const reading = readProfile(profile, { vocabulary, facets: await deps.store.facets(), stats: deps.store.termStats(), now: new Date() });
+  const { vocabulary, reading } = await read(deps.store, profile);
   const match = detail(posting, posting.job_description, reading, mentionsOf(profile, vocabulary), vocabulary);
   return { id, ...(posting.job_title ? { job_title: posting.job_title } : {}), match, text: sentenceOf(posting.job_title ?? "this posting", match) };
 }
@@ -94,6 +92,12 @@ export async function explainMatch(deps: Pick<SearchDeps, "store">, id: string, 
 // --- internal ---
 
 let vocabularyCache: { version: number; vocabulary: Promise<SkillVocabulary> } | undefined;
+
+/** The profile read against the table's skills and places, now. */
+async function read(store: Pick<JobStore, "version" | "tagCounts" | "termStats" | "facets">, profile: string): Promise<{ vocabulary: SkillVocabulary; reading: ProfileReading }> {
+  const vocabulary = await vocabularyOf(store);
+  return { vocabulary, reading: readProfile(profile, { vocabulary, facets: await store.facets(), stats: store.termStats(), now: new Date() }) };
+}
 
 /** The skills of the table's current version (its tags and the knowledge base's), built once per version. */
 async function vocabularyOf(store: Pick<JobStore, "version" | "tagCounts" | "termStats">): Promise<SkillVocabulary> {
@@ -126,8 +130,9 @@ function detail(
   vocabulary: SkillVocabulary,
 ): MatchDetail {
   const skills = skillsIn(`${posting.job_title ?? ""}\n${description}`, vocabulary, posting.job_tags);
-  const matched = skills.filter((skill) => has(skillKey(skill)));
-  const missing = skills.filter((skill) => !has(skillKey(skill)));
+  const matched: string[] = [];
+  const missing: string[] = [];
+  for (const skill of skills) (has(skillKey(skill)) ? matched : missing).push(skill);
   const reasons: string[] = [];
   // Compared as query understanding compares titles: a developer and an engineer of a thing are one job.
   const titleKeys = new Set(contentKeys(posting.job_title ?? "", true));

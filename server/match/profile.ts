@@ -58,11 +58,8 @@ export function readProfile(text: string, context: ProfileContext): ProfileReadi
     for (const title of titles) weights.set(title, (weights.get(title) ?? 0) + weight);
     const level = titles.length > 0 ? seniorityOfTitle(line) : null;
     if (level !== null && weight > (titleSeniority?.weight ?? 0)) titleSeniority = { weight, level };
-    const where = wish ? line : conditionsOf(line, context);
-    if (where !== undefined) {
-      const into = wish ? wished : located;
-      for (const [name, value] of Object.entries(placeFilters(where, context))) into[name] ??= value;
-    }
+    const into = wish ? wished : located;
+    for (const [name, value] of Object.entries(wish ? placeFilters(line, context) : conditionsOf(line, context))) into[name] ??= value;
   });
   const years = yearsOf(text);
   const languages = languagesOf(lines);
@@ -110,15 +107,15 @@ const LOCATION_PHRASE = /\b(?:based in|located in|living in|live in|relocat\w* t
 const CONDITIONS_LINE = 60;
 const CONDITIONS_WORDS = 6;
 
-/** The part of a line that says where or how the person works, if any. */
-function conditionsOf(line: string, context: ProfileContext): string | undefined {
-  if (LOCATION_HEADER.test(line)) return line;
+/** The filters a line that is no wish says of where or how the person works (none for most lines). */
+function conditionsOf(line: string, context: ProfileContext): Record<string, unknown> {
+  if (LOCATION_HEADER.test(line)) return placeFilters(line, context);
   const phrase = LOCATION_PHRASE.exec(line);
-  if (phrase) return phrase[0];
+  if (phrase) return placeFilters(phrase[0], context);
   // A header, a list item or a label ("Skills: …") is no statement of conditions; skipping them keeps a long CV cheap.
-  if (line.length > CONDITIONS_LINE || /^[#*•>|-]|[:：]/.test(line) || line.split(/\s+/).length > CONDITIONS_WORDS) return undefined;
-  const understood = understandQuery(line, {}, { facets: context.facets, stats: context.stats, now: context.now });
-  return understood.jobless && Object.keys(understood.filters).length > 0 ? line : undefined;
+  if (line.length > CONDITIONS_LINE || /^[#*•>|-]|[:：]/.test(line) || line.split(/\s+/).length > CONDITIONS_WORDS) return {};
+  const read = understandLine(line, context);
+  return read.jobless ? placeOf(read.filters) : {};
 }
 /** Only these of what a wish line's words say become filters of the match. */
 const PLACE_FILTERS = ["city", "country", "remote", "employment_type"];
@@ -164,8 +161,15 @@ const TITLES = (() => {
 
 /** Where and how the person wants to work, as query understanding reads the line (a wish there stays a wish). */
 function placeFilters(line: string, context: ProfileContext): Record<string, unknown> {
-  const understood = understandQuery(line.slice(0, 300), {}, { facets: context.facets, stats: context.stats, now: context.now });
-  return Object.fromEntries(Object.entries(understood.filters).filter(([name]) => PLACE_FILTERS.includes(name)));
+  return placeOf(understandLine(line.slice(0, 300), context).filters);
+}
+
+function understandLine(text: string, context: ProfileContext) {
+  return understandQuery(text, {}, { facets: context.facets, stats: context.stats, now: context.now });
+}
+
+function placeOf(filters: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(filters).filter(([name]) => PLACE_FILTERS.includes(name)));
 }
 
 const SENIORITY_WORDS: Array<[RegExp, string]> = [
