@@ -27,16 +27,15 @@ export type MatchedJob = JobResult & { match?: Partial<SkillLists> & Record<stri
 /** Returns a profile's page in `mode`: at most K results, the fields of detail=full. */
 export type PageOf = (text: string) => Promise<MatchedJob[]>;
 
-/** The page function of each mode (`skipped` stays empty: every mode runs). */
-export async function pageFunctions(deps: SearchDeps, modes: readonly MatchMode[]): Promise<{ pages: Map<MatchMode, PageOf>; skipped: string[] }> {
+/** The page function of each mode asked for. */
+export function pageFunctions(deps: SearchDeps, modes: readonly MatchMode[]): Map<MatchMode, PageOf> {
   const pages = new Map<MatchMode, PageOf>();
-  const skipped: string[] = [];
   for (const mode of modes) {
     if (mode === "bm25") pages.set(mode, (text) => bm25Page(deps, text));
     if (mode === "search") pages.set(mode, (text) => searchPage(deps, text));
     if (mode === "match") pages.set(mode, (text) => matchPage(deps, text));
   }
-  return { pages, skipped };
+  return pages;
 }
 
 /**

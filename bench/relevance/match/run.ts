@@ -36,7 +36,7 @@ export async function runMatch(options: { rebuild: boolean; modes?: MatchMode[] 
       console.error(`warning: profile ${profile.id} (${profile.part}) has only ${relevantInData.get(profile.id)} relevant postings in the data`);
     }
     const byUrl = new Map(data.records.map((record) => [record.job_url, record]));
-    const { pages, skipped } = await pageFunctions(deps, options.modes ?? [...MATCH_MODES]);
+    const pages = pageFunctions(deps, options.modes ?? [...MATCH_MODES]);
     const judged: Judged[] = [];
     const skills = new Map<MatchMode, SkillCheck>();
     for (const [mode, pageOf] of pages) {
@@ -54,7 +54,6 @@ export async function runMatch(options: { rebuild: boolean; modes?: MatchMode[] 
     const postings = await data.store.count();
     const parts = `${profiles.filter((p) => p.part === "own").length} own, ${profiles.filter((p) => p.part === "held-out").length} held-out`;
     console.log(`## Relevance, match: ${profiles.length} judged profiles (${parts}), ${postings} postings, model ${data.embedder.modelId}, top ${K}\n`);
-    for (const note of skipped) console.log(`note: ${note}\n`);
     if (changed.length > 0) console.log(`note: the held-out part changed since it was frozen (${changed.join(", ")})\n`);
     console.log(`${groupTable(judged)}\n`);
     console.log("gap = held-out P@10 minus own P@10; wishes = profiles that state a condition (a city, remote, a contract, a junior role) judged on raw fields");
@@ -66,7 +65,7 @@ export async function runMatch(options: { rebuild: boolean; modes?: MatchMode[] 
       console.log(`${mode}: ${empty} of ${profiles.length} pages empty; latency p50 ${percentile(ms, 50).toFixed(0)} ms, p99 ${percentile(ms, 99).toFixed(0)} ms (one pass, no warm-up)`);
     }
     for (const [mode, check] of skills) console.log(`\n### Skill lists of ${mode} (checked from raw text)\n\n${skillTable(check)}`);
-    await writeResults(profiles, judged, skills, relevantInData, { postings, model: data.embedder.modelId, dataDir: data.dataDir, changed, skipped });
+    await writeResults(profiles, judged, skills, relevantInData, { postings, model: data.embedder.modelId, dataDir: data.dataDir, changed });
     console.log(`\nwritten to ${RESULTS}`);
   } finally {
     data.store.close();
@@ -91,7 +90,7 @@ function judgePage(profile: Profile, mode: MatchMode, page: MatchedJob[], ms: nu
 
 async function writeResults(
   profiles: Profile[], judged: Judged[], skills: Map<MatchMode, SkillCheck>, relevantInData: Map<string, number>,
-  meta: { postings: number; model: string; dataDir: string; changed: string[]; skipped: string[] },
+  meta: { postings: number; model: string; dataDir: string; changed: string[] },
 ): Promise<void> {
   mkdirSync(dirname(RESULTS), { recursive: true });
   const report = {
@@ -101,7 +100,6 @@ async function writeResults(
     model: meta.model,
     k: K,
     modes: Object.fromEntries([...new Set(judged.map((j) => j.mode))].map((mode) => [mode, MATCH_MODE_LABELS[mode]])),
-    skipped: meta.skipped,
     held_out_as_frozen: meta.changed.length === 0,
     skills: Object.fromEntries(skills),
     profiles: profiles.map((profile) => ({
