@@ -14,8 +14,11 @@ import { oauthRoutes } from "./routes/oauth.ts";
 import { opsRoutes } from "./routes/ops.ts";
 import { searchRoutes } from "./routes/search.ts";
 import { webRoutes } from "./routes/web.ts";
+import type { JobStore } from "./store/store.ts";
 
-export interface AppDeps extends Omit<McpDeps, "metrics" | "queue"> {
+export interface AppDeps extends Omit<McpDeps, "metrics" | "queue" | "store"> {
+  /** The whole store: requests read it through one version's view each (store/views.ts), status reads all of it. */
+  store: JobStore;
   config: Config;
   oauth: OAuthServer;
   /** Whether a background ANN index build is running (reported by /readyz). */
