@@ -4,7 +4,9 @@ import { PLAUSIBLE_SCORE, readFilters, RESULT_WINDOW_MAX, type QueryEcho, type S
 import { compareText } from "../rank/rank.ts";
 import { oneVersion, searchJobs, type SearchDeps } from "../search/search.ts";
 import { getPosting } from "../search/similar.ts";
+import { titleWords } from "../store/filter.ts";
 import type { StoreReader } from "../store/store.ts";
+import { NOTIONS } from "../knowledge/knowledge.ts";
 import { contentKeys } from "../text/query-tokens.ts";
 import { readProfile, type ProfileReading } from "./profile.ts";
 import { mentionsOf, skillKey, skillsIn, skillVocabulary, type SkillVocabulary } from "./skills.ts";
@@ -146,16 +148,23 @@ function detail(
   return { matched_skills: matched, missing_skills: missing, reasons };
 }
 
-/** The posting's seniority: its field, or a word of its title. */
+/** The posting's seniority: its field, or its title read as the seniority filter reads it (TITLE_LEVELS). */
 function levelOf(posting: Pick<JobResult, "job_title" | "seniority_level">): string | null {
   if (posting.seniority_level) return posting.seniority_level.toLowerCase();
   const title = posting.job_title ?? "";
-  if (/\b(?:intern|internship)\b/i.test(title)) return "intern";
-  if (/\b(?:junior|jr\.?|graduate|entry[- ]level)\b/i.test(title)) return "junior";
-  if (/\b(?:lead|principal|staff|head of)\b/i.test(title)) return "lead";
-  if (/\b(?:senior|sr\.?)\b/i.test(title)) return "senior";
-  return null;
+  return TITLE_LEVELS.find(({ words }) => words.test(title))?.level ?? null;
 }
+
+/**
+ * Each level's title words from the knowledge base's seniority notion, the most telling level first
+ * where a title names two ("Senior Staff Engineer" is lead, "Senior Intern" an intern).
+ */
+const TITLE_LEVELS = ["intern", "junior", "lead", "senior", "mid"].map((level) => {
+  const notion = NOTIONS.seniority;
+  const clauses = notion?.kind === "values" ? (notion.values[level] ?? []) : [];
+  const fragments = clauses.flatMap((clause) => ("title" in clause ? [clause.title] : []));
+  return { level, words: fragments.length > 0 ? titleWords(fragments.join("|")) : /(?!)/ };
+});
 
 const LADDER = ["intern", "junior", "mid", "senior", "lead"];
 
