@@ -56,9 +56,16 @@ test("delete by id, by source and by date, with a dry run, a summary line and cl
   const dir = copy("delete");
   const env = { DATA_DIR: dir };
   const two = oldIds.slice(0, 2);
-  const byId = await runCli(["delete", "--id", two.join(",")], env);
+  const byId = await runCli(["delete", "--id", [two[0], "no-such-id", two[1]].join(",")], env);
   expect(byId.code).toBe(0);
-  expect(byId.stdout).toMatch(/^deleted 2 postings \(by id\) in \d+\.\d s/);
+  expect(byId.stdout).toMatch(/^deleted 2 postings \(by id\) in \d+\.\d s\nnot found \(1\): no-such-id\n$/);
+  expect(await idsOf(dir)).toEqual(oldIds.slice(2));
+  // Ids the table lacks are named, with --dry-run too; the known one is counted.
+  const known = oldIds[2]!;
+  const dryMixed = await runCli(["delete", "--id", `${known},no-such-id,${two[0]}`, "--dry-run"], env);
+  expect(dryMixed.code).toBe(0);
+  expect(dryMixed.stdout).toMatch(/^would delete 1 posting \(by id\) in \d+\.\d s\n/);
+  expect(dryMixed.stdout).toContain(`not found (2): no-such-id, ${two[0]}\n`);
   expect(await idsOf(dir)).toEqual(oldIds.slice(2));
 
   const ruanyf = records.filter((r) => r.data_source === "ruanyf-weekly").length;
