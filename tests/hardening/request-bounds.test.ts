@@ -6,7 +6,7 @@ import { gunzipSync } from "node:zlib";
 import { createRedisRateLimiter } from "../../server/auth/rate-limit-redis.ts";
 import { loadConfig } from "../../server/config.ts";
 import { connectRedis } from "../../server/redis.ts";
-import { runCli, SHARED_DATA, spawnServer, startTestServer, tempDir, type TestServer } from "../support/helpers.ts";
+import { runCli, SHARED_DATA, spawnServer, startTestServer, tempDir, until, type TestServer } from "../support/helpers.ts";
 import { startRedis, type TestRedis } from "../support/redis.ts";
 
 /**
@@ -162,7 +162,8 @@ test("slots in flight are shared through Redis: two limiters, one count; a slot 
     expect(await b.enter("other-key", 2)).toBeDefined();
     first!.leave();
     first!.leave();
-    await Bun.sleep(50);
+    // leave() gives the slot back in the background: wait until Redis holds the one left.
+    await until(async () => Number(await inspect.send("ZCARD", ["jobsearch:rate:inflight:shared-key"])), (n) => n === 1, 10);
     const third = await b.enter("shared-key", 2);
     expect(third).toBeDefined();
     expect(await a.enter("shared-key", 2)).toBeUndefined();
@@ -207,11 +208,10 @@ test("a slot given back while Redis does not answer is given back once it answer
     await Bun.sleep(1100);
     expect(await taken()).toBe(1);
     // The limiter reconnects in the background; its next command to Redis gives the slot back first.
-    const deadline = Date.now() + 5000;
-    while ((await taken()) > 0 && Date.now() < deadline) {
+    await until(async () => {
       await limiter.hit("someone-else", 1000).catch(() => undefined); // refused (503) until the reconnect is through
-      await Bun.sleep(50);
-    }
+      return taken();
+    }, (n) => n === 0);
     expect(await taken()).toBe(0);
     expect(await limiter.enter("key", 1)).toBeDefined();
     expect(await taken()).toBe(1);

@@ -3,7 +3,7 @@ import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import * as lancedb from "@lancedb/lancedb";
 import { readRecords } from "../../../server/ingest/read.ts";
-import { MODELS_DIR, ROOT, SHARED_DATA, runCli, seededRandom, spawnServer, tempDir } from "../../support/helpers.ts";
+import { MODELS_DIR, ROOT, SHARED_DATA, runCli, seededRandom, spawnServer, tempDir, until } from "../../support/helpers.ts";
 
 /**
  * Removing postings: `cli delete` by id, source and date, `cli ingest --replace-source` (with its
@@ -124,8 +124,7 @@ test("a running server stops returning deleted postings", async () => {
     };
     expect((await search()).results.length).toBeGreaterThan(0);
     expect((await runCli(["delete", "--source", "ruanyf-weekly"], { DATA_DIR: dir })).code).toBe(0);
-    await Bun.sleep(1500);
-    const after = await search();
+    const after = await until(search, (page) => page.error !== undefined, 100);
     // The source is gone from the data: naming it is now the 400 listing the sources left.
     expect(after.error ?? "").toContain("source must be one of: hackernews");
   } finally {
