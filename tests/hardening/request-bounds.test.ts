@@ -227,7 +227,11 @@ test("two server processes sharing Redis hold one key to its slots together; ano
     const file = `${dataDir}/postings.json`;
     await Bun.write(file, JSON.stringify(postings));
     expect((await runCli(["ingest", file], { DATA_DIR: dataDir })).code).toBe(0);
-    const env = { REDIS_URL: redis.url, DEMO_DATA: "false", SEARCH_CACHE_MB: "0", MAX_IN_FLIGHT_PER_KEY: "2", RATE_LIMIT_PER_MINUTE: "100000" };
+    // What is checked is who holds a slot, not how fast a deep page comes on a busy machine: no search times out (503).
+    const env = {
+      REDIS_URL: redis.url, DEMO_DATA: "false", SEARCH_CACHE_MB: "0", MAX_IN_FLIGHT_PER_KEY: "2", RATE_LIMIT_PER_MINUTE: "100000",
+      SEARCH_TIMEOUT_MS: "200000", IDLE_TIMEOUT_S: "255",
+    };
     const created = async (name: string) =>
       (JSON.parse((await runCli(["keys", "create", "--name", name, "--json"], { DATA_DIR: dataDir, ...env })).stdout) as { key: string }).key;
     const key = await created("burst");
@@ -241,7 +245,7 @@ test("two server processes sharing Redis hold one key to its slots together; ano
       for (let i = 0; i < 4; i++) bystander.push((await search(i % 2 ? one.ready.url : two.ready.url, other, { q: "registered nurse", top_k: 10 })).status);
       const statuses = await burst;
       expect(bystander).toEqual([200, 200, 200, 200]);
-      expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
+      expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
       // Two slots between both processes: most of 16 simultaneous requests are refused (per process it would be 4 allowed at once).
       expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(8);
     } finally {
@@ -250,4 +254,4 @@ test("two server processes sharing Redis hold one key to its slots together; ano
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
-}, 120_000);
+}, 300_000);
