@@ -217,6 +217,7 @@ function pickFacet(name, value) {
     if (field instanceof HTMLSelectElement && ![...field.options].some((o) => o.value === value)) field.append(new Option(value, value));
     field.value = value;
   }
+  showMoreSet({ open: true });
   search(readForm(), { focusResults: true });
 }
 
