@@ -29,6 +29,15 @@ RUN bun -e 'import { generateDemoPostings } from "./server/demo/generate.ts"; \
  && bun cli/main.ts ingest /tmp/demo.jsonl \
  && rm -f /tmp/demo.jsonl /data/write.lock
 
+# --- s3: not the service; the S3-compatible store of compose.yaml's replicas profile (s3rver from npm) ---
+FROM ${BUN_IMAGE} AS s3
+WORKDIR /s3
+RUN echo '{"name":"s3","private":true,"type":"module"}' >package.json && bun add --exact s3rver@3.7.1
+COPY docs/ops/compose/s3rver.ts ./
+VOLUME /data
+EXPOSE 4568
+CMD ["bun", "s3rver.ts"]
+
 # --- the image: the app read-only for a user of its own, /data its only writable place ---
 FROM ${BUN_IMAGE}
 RUN (getent passwd jobsearch >/dev/null || useradd --system --uid 10001 --user-group --create-home --home-dir /home/jobsearch jobsearch) \

@@ -3,6 +3,7 @@
 # from Debian's packages and npm alone, since no image registry is reachable here, and imports it into
 # podman as localhost/jobsearch-bun-base:<version>. The Dockerfile's BUN_IMAGE build argument takes it.
 #   bash tests/container/base-image.sh          # prints the image name; reuses the cached root tarball
+#   bash tests/container/base-image.sh --plain  # only the Debian root imported (runs no container): <image>-debian
 # The root (mmdebstrap --variant=minbase of this machine's Debian release, ca-certificates, bun from
 # npm's @oven/bun-linux-x64[-baseline] package) is cached as tests/.cache/container/base-<version>.tar.
 set -euo pipefail
@@ -15,7 +16,7 @@ cache="tests/.cache/container"
 tarball="$cache/base-$version.tar"
 mkdir -p "$cache"
 
-if podman image exists "$image"; then echo "$image"; exit 0; fi
+if podman image exists "$image" && [[ "${1:-}" != --plain ]]; then echo "$image"; exit 0; fi
 
 if [[ ! -s "$tarball" ]]; then
   for tool in mmdebstrap podman npm; do
@@ -41,12 +42,14 @@ if [[ ! -s "$tarball" ]]; then
     --customize-hook='chroot "$1" sh -c "rm -rf /var/lib/apt/lists/* /var/cache/apt/*"' \
     "$codename" "$work/root.tar" "$mirror" >&2
   mv "$work/root.tar" "$tarball"
+  rm -rf "$work" && trap - EXIT
 fi
 
-podman import --quiet \
+podman image exists "$image-debian" || podman import --quiet \
   --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
   --change 'CMD ["/usr/local/bin/bun"]' \
   "$tarball" "$image-debian" >/dev/null
+if [[ "${1:-}" == --plain ]]; then echo "$image-debian"; exit 0; fi
 # This machine's own certificate authorities (/usr/local/share/ca-certificates: a TLS-inspecting egress
 # here), so `bun install` in the image build reaches the npm registry as it does on the machine itself.
 ctx="$(mktemp -d)"
@@ -58,5 +61,4 @@ printf '%s\n' "FROM $image-debian" \
   'RUN update-ca-certificates >/dev/null' \
   'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt' >"$ctx/Containerfile"
 podman build --quiet --network=host -t "$image" "$ctx" >/dev/null
-podman rmi "$image-debian" >/dev/null 2>&1 || true
 echo "$image"

@@ -5,15 +5,10 @@
  * Skips, printing podman's own error, where podman cannot run a container.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { IMAGE, findPodman, freePort, must, run, waitForLog, type Podman } from "./podman.ts";
+import { IMAGE, buildImages, freePort, must, prepare, run, waitForLog } from "./podman.ts";
 
 const MINUTES = 60_000;
-const base = await must(["bash", "tests/container/base-image.sh"]).then(
-  (result) => ({ image: result.stdout.trim().split("\n").pop()!, error: "" }),
-  (error: Error) => ({ image: "", error: error.message }),
-);
-const podman: Podman = base.error ? { skip: `the base image could not be built: ${base.error}`, env: {} } : await findPodman(base.image);
-if (podman.skip) console.log(`SKIPPED the container tests: ${podman.skip}`);
+const { base, podman } = await prepare();
 
 const name = `jobsearch-test-${process.pid}`;
 const volume = `${name}-data`;
@@ -23,9 +18,10 @@ let firstLog = "";
 
 describe.skipIf(Boolean(podman.skip))("the image", () => {
   beforeAll(async () => {
-    // --network=host: the build reaches the npm registry as this machine does; the container's port is on loopback.
-    const built = await must(["podman", "build", "--format", "docker", "--network=host", "--build-arg", `BUN_IMAGE=${base.image}`, "-t", IMAGE, "."], env);
-    console.log(`built ${IMAGE} over ${base.image}: ${built.stdout.trim().split("\n").filter((line) => line.includes("STEP")).length} steps`);
+    const started = performance.now();
+    await buildImages(base, env);
+    console.log(`built ${IMAGE} over ${base} in ${Math.round((performance.now() - started) / 1000)} s`);
+    // --network=host: the container's port is on loopback, like any server a test starts.
     port = await freePort();
     await must(["podman", "run", "-d", "--name", name, "--network=host", "-e", `PORT=${port}`, "-e", "HOST=127.0.0.1", "-v", `${volume}:/data`, IMAGE], env);
     firstLog = await waitForLog(name, /"msg":"ready"/, env);

@@ -115,3 +115,49 @@ async function sandboxConf(): Promise<string> {
   );
   return path;
 }
+
+/** The images compose.yaml's services use in the tests: built here, never pulled (no registry is reachable). */
+export const COMPOSE_IMAGES = {
+  JOBSEARCH_IMAGE: IMAGE,
+  S3_IMAGE: "localhost/jobsearch-s3rver:test",
+  // Redis and haproxy from Debian's packages, one image for both (compose.yaml names their commands).
+  REDIS_IMAGE: "localhost/jobsearch-debian-services:test",
+  HAPROXY_IMAGE: "localhost/jobsearch-debian-services:test",
+};
+
+/**
+ * Builds the service's image from the Dockerfile over `baseImage`, the s3rver stage, and an image of
+ * Debian's redis-server and haproxy over the same base. Podman's layer cache makes a second call cheap.
+ * --network=host: the builds reach the npm registry and Debian's mirror as this machine does.
+ */
+export async function buildImages(baseImage: string, env: Record<string, string>, targets: Array<"service" | "compose"> = ["service"]): Promise<void> {
+  const build = ["podman", "build", "--format", "docker", "--network=host", "--build-arg", `BUN_IMAGE=${baseImage}`];
+  await must([...build, "-t", IMAGE, "."], env);
+  if (!targets.includes("compose")) return;
+  await must([...build, "--target", "s3", "-t", COMPOSE_IMAGES.S3_IMAGE, "."], env);
+  const context = join(CACHE, "debian-services");
+  mkdirSync(context, { recursive: true });
+  writeFileSync(
+    join(context, "Containerfile"),
+    `FROM ${baseImage}\nRUN apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends redis-server haproxy && rm -rf /var/lib/apt/lists/*\n`,
+  );
+  await must(["podman", "build", "--format", "docker", "--network=host", "-t", COMPOSE_IMAGES.REDIS_IMAGE, context], env);
+}
+
+/** The base image (tests/container/base-image.sh) and how podman runs containers here, or why the tests skip. */
+export async function prepare(): Promise<{ base: string; podman: Podman }> {
+  const found = await run(["sh", "-c", "command -v podman"]);
+  if (found.code !== 0) return { base: "", podman: { skip: "podman is not installed (apt-get install -y podman podman-compose runc mmdebstrap)", env: {} } };
+  const lastLine = (result: Run) => result.stdout.trim().split("\n").pop() ?? "";
+  // The Debian root alone first (importing it runs no container), to find how containers run here.
+  const plain = await run(["bash", "tests/container/base-image.sh", "--plain"]);
+  if (plain.code !== 0) return { base: "", podman: { skip: `the base image could not be built:\n${plain.stderr}`, env: {} } };
+  const podman = await findPodman(lastLine(plain));
+  if (podman.skip) {
+    console.log(`SKIPPED the container tests: ${podman.skip}`);
+    return { base: "", podman };
+  }
+  const base = await run(["bash", "tests/container/base-image.sh"], podman.env);
+  if (base.code !== 0) return { base: "", podman: { skip: `the base image could not be built:\n${base.stderr}`, env: {} } };
+  return { base: lastLine(base), podman };
+}
