@@ -11,19 +11,26 @@ WORKDIR /app
 COPY package.json bun.lock bunfig.toml ./
 RUN bun install --frozen-lockfile --production
 
-# --- build: the offline model, and the demo postings loaded into DATA_DIR ---
-FROM deps AS build
+# --- model: the offline model a first start would build (~15–35 s, deterministic, no download), built once
+# here; it depends on server/embedding alone, so a change elsewhere in the code reuses this layer ---
+FROM deps AS model
+COPY tsconfig.json ./
+COPY server/embedding ./server/embedding
+RUN bun -e 'import { STATIC_MODEL_ID, buildStaticModel } from "./server/embedding/static-model.ts"; \
+      const built = await buildStaticModel(`/app/models/${STATIC_MODEL_ID}`, { log: console.log }); \
+      console.log(`built ${built.dir}: ${built.words} words, dimension ${built.dimension}`);'
+
+# --- demo: the demo postings a first start would load into an empty table (DEMO_DATA), loaded into /data;
+# a named volume starts as a copy of /data, so a new container has them at once. No key and no OAuth
+# signing key is made here (every container makes its own on its first start); the lock file goes ---
+FROM deps AS demo
 ENV DATA_DIR=/data MODELS_DIR=/app/models
+COPY --from=model /app/models ./models
 COPY tsconfig.json ./
 COPY shared ./shared
 COPY server ./server
 COPY cli ./cli
 COPY data/demo ./data/demo
-# The model a first start would build (~5–30 s, deterministic, no download) is built here, once.
-RUN bun cli/main.ts model build
-# The demo postings a first start would load into an empty table (DEMO_DATA) are loaded here too: a named
-# volume starts as a copy of /data, so a new container has them at once. Keys and the OAuth signing key are
-# not made here (every container makes its own on first start); the lock file goes.
 RUN bun -e 'import { generateDemoPostings } from "./server/demo/generate.ts"; \
       await Bun.write("/tmp/demo.jsonl", generateDemoPostings().map((p) => JSON.stringify(p)).join("\n") + "\n");' \
  && bun cli/main.ts ingest /tmp/demo.jsonl \
@@ -43,8 +50,15 @@ FROM ${BUN_IMAGE}
 RUN (getent passwd jobsearch >/dev/null || useradd --system --uid 10001 --user-group --create-home --home-dir /home/jobsearch jobsearch) \
  && mkdir -p /data && chown jobsearch:jobsearch /data
 WORKDIR /app
-COPY --from=build /app /app
-COPY --from=build --chown=jobsearch:jobsearch /data /data
+# Dependencies and model first: layers that stay the same while only the code changes.
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=model /app/models ./models
+COPY package.json bun.lock bunfig.toml tsconfig.json ./
+COPY shared ./shared
+COPY server ./server
+COPY cli ./cli
+COPY data/demo ./data/demo
+COPY --from=demo --chown=jobsearch:jobsearch /data /data
 ENV NODE_ENV=production \
     DATA_DIR=/data \
     MODELS_DIR=/app/models \
