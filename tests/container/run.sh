@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The container tests (Dockerfile and compose.yaml with Debian's podman; tests/container/*.container.ts),
-# apart from `npm test` because a first build takes minutes (~4 min for the base root, ~6 for the image on
-# 2 busy cores; cached under tests/.cache/container and in podman's store afterwards). Installs podman,
+# apart from `npm test` because a first build takes minutes (~4 min for the base root, ~5 for the image on
+# 2 busy cores, ~3 after a code change; cached under tests/.cache/container and in podman's store). Installs podman,
 # podman-compose, runc and mmdebstrap as root when missing; the tests skip, saying why, where podman cannot
 # run containers. Prints the closing line "N passed, N failed".
 set -euo pipefail
