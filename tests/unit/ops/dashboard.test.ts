@@ -4,6 +4,8 @@
  * Also the metrics added for it: errors by code, in-flight refusals, the in-memory copy, the disk.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fixturePostings } from "../../support/fixtures/postings.ts";
 import { ROOT, postSearch, slowSearch, startTestServer, type TestServer } from "../../support/helpers.ts";
@@ -56,6 +58,22 @@ describe("the Grafana dashboard", () => {
         expect(names.length).toBeGreaterThan(0);
         for (const name of names) expect(name).toStartWith("jobsearch_");
       }
+    }
+  });
+
+  test("every panel's query is valid PromQL (promtool checks them as recording rules, Grafana's variables filled in)", async () => {
+    const exprs = dashboard.panels.flatMap((panel) => panel.targets.map((target) => target.expr));
+    const filled = exprs.map((expr) => expr.replaceAll("$__rate_interval", "5m").replaceAll("$instance", ".*"));
+    const rules = filled.map((expr, i) => `      - record: dashboard:query_${i}\n        expr: ${JSON.stringify(expr)}`).join("\n");
+    const dir = mkdtempSync(join(tmpdir(), "jobsearch-dashboard-"));
+    try {
+      writeFileSync(join(dir, "queries.yaml"), `groups:\n  - name: dashboard\n    rules:\n${rules}\n`);
+      const proc = Bun.spawn(["promtool", "check", "rules", join(dir, "queries.yaml")], { stdout: "pipe", stderr: "pipe" });
+      const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+      expect(`${out}${err}`).toContain(`SUCCESS: ${exprs.length} rules found`);
+      expect(code).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
