@@ -9,14 +9,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
+# The Bun version package.json's start script pins (the Dockerfile's default BUN_IMAGE names the same), else this machine's.
 version="$(sed -n 's/.*npm install -g bun@\([0-9.]*\).*/\1/p' package.json | head -1)"
-[[ -n "$version" ]] || { echo "error: no pinned bun version in package.json's start script" >&2; exit 1; }
+version="${version:-$(bun --version)}"
 image="localhost/jobsearch-bun-base:$version"
 cache="tests/.cache/container"
 tarball="$cache/base-$version.tar"
 mkdir -p "$cache"
 
-if podman image exists "$image" && [[ "${1:-}" != --plain ]]; then echo "$image"; exit 0; fi
+# Already in podman's store (the tarball may be gone: CI runs in a fresh clone on the same machine).
+if [[ "${1:-}" == --plain ]] && podman image exists "$image-debian"; then echo "$image-debian"; exit 0; fi
+if podman image exists "$image"; then echo "$image"; exit 0; fi
 
 if [[ ! -s "$tarball" ]]; then
   for tool in mmdebstrap podman npm; do
