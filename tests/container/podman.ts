@@ -68,7 +68,7 @@ export async function freePort(): Promise<number> {
 
 /**
  * Follows a container's log (`podman logs -f`) until a line of stdout or stderr matches `pattern`;
- * resolves with everything read so far. Rejects when the log ends (the container stopped) first.
+ * resolves with the container's whole log at that moment (stdout, then stderr). Rejects when the log ends (the container stopped) first.
  */
 export async function waitForLog(name: string, pattern: RegExp, env: Record<string, string>): Promise<string> {
   const proc = Bun.spawn(["podman", "logs", "-f", name], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
@@ -84,7 +84,10 @@ export async function waitForLog(name: string, pattern: RegExp, env: Record<stri
   const found = await Promise.race([follow(proc.stdout), follow(proc.stderr)]);
   proc.kill();
   if (!found && !pattern.test(seen)) throw new Error(`the log of ${name} ended before ${pattern}:\n${seen}`);
-  return seen;
+  // The whole log so far, both streams: the two pipes above are read independently, so a line written to
+  // stdout just before the matching one on stderr (the first key, before "ready") may not have been read yet.
+  const whole = await must(["podman", "logs", name], env);
+  return whole.stdout + whole.stderr;
 }
 
 // --- internal ---
