@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { AppError } from "../shared/errors.ts";
-import { errorResponse } from "./http/error-response.ts";
+import { errorResponse, noteOf } from "./http/error-response.ts";
 import type { OAuthServer } from "./auth/oauth/server.ts";
 import type { Config } from "./config.ts";
 import { mcpRoutes, type McpDeps } from "./mcp/http.ts";
@@ -33,7 +33,7 @@ export interface AppDeps extends Omit<McpDeps, "metrics" | "queue" | "store"> {
  */
 export function createApp(deps: AppDeps) {
   const status = createServiceStatus(deps);
-  const metrics = createMetrics(status, deps.cache);
+  const metrics = createMetrics(status, { cache: deps.cache, memoryCopy: () => deps.store.memoryCopy(), dataDir: deps.config.dataDir });
   const finish = createRequestObserver({ log: deps.log, metrics });
   const queue = createFairQueue();
   const routeDeps = { ...deps, metrics, queue, timeoutMs: deps.config.limits.searchTimeoutMs, onCancelled: metrics.observeCancelled };
@@ -50,7 +50,10 @@ export function createApp(deps: AppDeps) {
         deps.log.error("unexpected error", { request_id: requestId, route: new URL(request.url).pathname, error });
       }
       const context = requestContext(request);
-      if (context) context.errorStatus = appError.status;
+      if (context) {
+        context.errorStatus = appError.status;
+        context.error = noteOf(appError);
+      }
       return errorResponse(appError, requestId);
     })
     .onAfterResponse({ as: "global" }, finish)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What `npm test` needs on a fresh Debian machine with Node.js and npm: Bun 1.4.x (from npm), the
 # project's dependencies, and Debian's redis-server and chromium (the Redis and browser tests start
-# them). Installs what is missing when run as root; otherwise stops at once with the exact command.
+# them) and prometheus (for promtool: the alert rules' checks and unit tests). Installs what is missing when run as root; otherwise stops at once with the exact command.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,6 +13,7 @@ bun install --frozen-lockfile
 missing=()
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 [[ -x /usr/bin/chromium ]] || missing+=(chromium)
+command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
 if [[ ${#missing[@]} -eq 0 ]]; then exit 0; fi
 
 if [[ "$(id -u)" != 0 ]]; then
@@ -30,7 +31,7 @@ fi
 status=0
 { DEBIAN_FRONTEND=noninteractive apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"; } >"$log" 2>&1 || status=$?
 if [[ -n "$added_policy" ]]; then rm -f "$policy"; fi
-if [[ $status -ne 0 ]] || ! command -v redis-server >/dev/null 2>&1 || [[ ! -x /usr/bin/chromium ]]; then
+if [[ $status -ne 0 ]] || ! command -v redis-server >/dev/null 2>&1 || [[ ! -x /usr/bin/chromium ]] || ! command -v promtool >/dev/null 2>&1; then
   cat "$log" >&2
   echo "error: could not install ${missing[*]} (apt-get install -y ${missing[*]})" >&2
   exit 1

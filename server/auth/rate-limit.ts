@@ -1,4 +1,5 @@
 import { AppError } from "../../shared/errors.ts";
+import { IN_FLIGHT_CAUSE } from "../http/error-response.ts";
 import type { Logger } from "../log.ts";
 import { createRedisRateLimiter } from "./rate-limit-redis.ts";
 import type { Principal } from "./principal.ts";
@@ -126,7 +127,7 @@ export function limitsUnavailable(): AppError {
  */
 export async function enterInFlight(limiter: RateLimiter, principal: Principal, limit: number): Promise<Slot> {
   const slot = await limiter.enter(principal.id, limit);
-  if (!slot) throw new AppError("RATE_LIMITED", "Rate limit exceeded", { retryAfter: IN_FLIGHT_RETRY_S });
+  if (!slot) throw new AppError("RATE_LIMITED", "Rate limit exceeded", { retryAfter: IN_FLIGHT_RETRY_S, cause: IN_FLIGHT_CAUSE });
   return slot;
 }
 

@@ -1,5 +1,8 @@
+import { statfsSync } from "node:fs";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { ResultCache } from "../cache/result-cache.ts";
+import type { ErrorNote } from "../http/error-response.ts";
+import type { MemoryCopyState } from "../store/store.ts";
 import type { OpenTableState, ServiceStatus } from "./status.ts";
 
 /** Where a search came in. */
@@ -7,8 +10,11 @@ export type SearchInterface = "rest" | "mcp";
 
 export interface Metrics {
   readonly registry: Registry;
-  /** One finished request; `route` is the route template (or {@link UNMATCHED_ROUTE}), never the raw path. */
-  observeRequest(method: string, route: string, status: number, seconds: number): void;
+  /**
+   * One finished request; `route` is the route template (or {@link UNMATCHED_ROUTE}), never the raw path;
+   * `error` the spec error it answered with, if any.
+   */
+  observeRequest(method: string, route: string, status: number, seconds: number, error?: ErrorNote): void;
   /** One completed search (parameters checked, results ranked), REST or the MCP search_jobs tool. */
   observeSearch(via: SearchInterface, seconds: number): void;
   /** A search that timed out stopped its remaining work at `stage` (queue, embed, retrieve, rank, page). */
@@ -16,6 +22,13 @@ export interface Metrics {
   /** The Prometheus text exposition of every metric, store gauges computed now. */
   render(): Promise<string>;
   readonly contentType: string;
+}
+
+export interface MetricsOptions {
+  cache?: Pick<ResultCache, "stats">;
+  memoryCopy?: () => MemoryCopyState;
+  /** DATA_DIR: the file system whose space the disk gauges report. */
+  dataDir?: string;
 }
 
 /** The route label of every request that matched no route, so unknown paths add no series. */
@@ -37,9 +50,12 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
  * process do not collide), with the process metrics (RSS, CPU, heap, event-loop lag), the request
  * and search instruments, and gauges of the store read from `status` at scrape time.
  * With a result cache, its lookups by result (hit, miss), read from the cache's own tallies at scrape time.
+ * With `memoryCopy`, gauges of the in-memory copy (postings, bytes, the table version it holds); with
+ * `dataDir`, the size and free space of its file system (one statfs per scrape).
  * Observing costs a label lookup and a few additions: no I/O, fixed buckets.
  */
-export function createMetrics(status: ServiceStatus, cache?: Pick<ResultCache, "stats">): Metrics {
+export function createMetrics(status: ServiceStatus, options: MetricsOptions = {}): Metrics {
+  const { cache, memoryCopy, dataDir } = options;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
@@ -62,6 +78,18 @@ export function createMetrics(status: ServiceStatus, cache?: Pick<ResultCache, "
     labelNames: ["route"] as const,
     registers: [registry],
   });
+  const errors = new Counter({
+    name: "jobsearch_errors_total",
+    help: "Requests answered with the spec's error body, by route template and error_code (RATE_LIMITED for 429)",
+    labelNames: ["route", "code"] as const,
+    registers: [registry],
+  });
+  const inFlightRefused = new Counter({
+    name: "jobsearch_in_flight_refused_total",
+    help: "Of the 429s, those refused because the principal had MAX_IN_FLIGHT_PER_KEY requests running (not for its rate), by route template",
+    labelNames: ["route"] as const,
+    registers: [registry],
+  });
   const searchDuration = new Histogram({
     name: "jobsearch_search_duration_seconds",
     help: "Time to run one search (parameters, retrieval, ranking), by interface: rest (/v1/search) or mcp (search_jobs)",
@@ -78,7 +106,10 @@ export function createMetrics(status: ServiceStatus, cache?: Pick<ResultCache, "
   });
 
   // Series that exist from the start (at 0), so rates and alerts need no first event.
-  for (const route of RATE_LIMITED_ROUTES) rateLimited.inc({ route }, 0);
+  for (const route of RATE_LIMITED_ROUTES) {
+    rateLimited.inc({ route }, 0);
+    inFlightRefused.inc({ route }, 0);
+  }
   for (const via of ["rest", "mcp"] as const) searchDuration.zero({ interface: via });
 
   if (cache) {
@@ -135,14 +166,49 @@ export function createMetrics(status: ServiceStatus, cache?: Pick<ResultCache, "
     },
   });
 
+  if (memoryCopy) {
+    // Not held (not built yet, or the table is over HOT_PATH_MAX_POSTINGS): 0 postings, 0 bytes, version 0.
+    const held = () => {
+      const state = memoryCopy();
+      return state && "version" in state ? state : { version: 0, postings: 0, bytes: 0 };
+    };
+    const copyGauge = (name: string, help: string, value: (state: { version: number; postings: number; bytes: number }) => number) =>
+      new Gauge({ name, help, registers: [registry], collect() { this.set(value(held())); } });
+    copyGauge("jobsearch_memory_copy_postings", "Postings in the in-memory copy searches are answered from (0 while LanceDB answers)", (s) => s.postings);
+    copyGauge("jobsearch_memory_copy_bytes", "Bytes the in-memory copy holds (vectors, postings lists, filter columns)", (s) => s.bytes);
+    copyGauge("jobsearch_memory_copy_version", "The table version the in-memory copy was built from (behind jobsearch_table_version while it rebuilds; 0 when none)", (s) => s.version);
+  }
+
+  if (dataDir) {
+    const diskGauge = (name: string, help: string, value: (fs: ReturnType<typeof statfsSync>) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          try {
+            this.set(value(statfsSync(dataDir)));
+          } catch {
+            // DATA_DIR gone or unreadable: no sample this scrape (the disk alert then has nothing to judge).
+          }
+        },
+      });
+    diskGauge("jobsearch_disk_size_bytes", "Size of the file system holding DATA_DIR", (fs) => Number(fs.blocks) * Number(fs.bsize));
+    diskGauge("jobsearch_disk_free_bytes", "Bytes of the file system holding DATA_DIR that the server may still write", (fs) => Number(fs.bavail) * Number(fs.bsize));
+  }
+
   return {
     registry,
     contentType: registry.contentType,
-    observeRequest(method, route, status, seconds) {
+    observeRequest(method, route, status, seconds, error) {
       const labels = { method: METHODS.has(method) ? method : "OTHER", route, status: String(status) };
       requests.inc(labels);
       requestDuration.observe(labels, seconds);
       if (status === 429) rateLimited.inc({ route });
+      if (error) {
+        errors.inc({ route, code: error.code });
+        if (error.inFlight) inFlightRefused.inc({ route });
+      }
     },
     observeSearch(via, seconds) {
       searchDuration.observe({ interface: via }, seconds);

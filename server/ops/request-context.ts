@@ -1,4 +1,5 @@
 import type { Principal } from "../auth/principal.ts";
+import type { ErrorNote } from "../http/error-response.ts";
 
 /**
  * What the request log line and the request metrics need to know about one request, gathered
@@ -16,6 +17,8 @@ export interface RequestContext {
   auth?: Principal["via"];
   /** The status the global error handler answered with (a thrown error has no Response to read it from). */
   errorStatus?: number;
+  /** The error it answered with (code, and for a 429 whether a slot in flight was missing). */
+  error?: ErrorNote;
   /** MCP: the tool a `tools/call` named. */
   tool?: string;
   /** A search's text: logged at debug only, never in the request line. */

@@ -1,3 +1,4 @@
+import { errorNoteOf } from "../http/error-response.ts";
 import type { Logger } from "../log.ts";
 import { UNMATCHED_ROUTE, type Metrics } from "./metrics.ts";
 import { requestContext } from "./request-context.ts";
@@ -46,7 +47,7 @@ export function createRequestObserver(deps: { log: Logger; metrics: Metrics }) {
       log.debug("request", fields);
       return;
     }
-    metrics.observeRequest(request.method, route, status, seconds);
+    metrics.observeRequest(request.method, route, status, seconds, context.error ?? errorNoteOf(responseValue));
     log.info("request", fields);
     if (context.query !== undefined) log.debug("search query", { request_id: context.id, query: context.query });
   };
