@@ -1,4 +1,6 @@
-import { blockKeys, decodeSignature, sameJobScore, type SameJobSignature } from "./same-job.ts";
+import type { StoredCluster } from "../store/clusters.ts";
+import type { JobStore } from "../store/store.ts";
+import { blockKeys, decodeSignature, encodeSignature, sameJobScore, signature, type SameJobSignature, type SignedFields } from "./same-job.ts";
 
 /*
  * Which cluster (the same job, same-job.ts) each posting of a load joins. The stored postings'
@@ -10,31 +12,21 @@ import { blockKeys, decodeSignature, sameJobScore, type SameJobSignature } from 
  * table or an empty one, gives the same ids.
  */
 
-/** A stored posting as assigning reads it (StoreWriter.clusterRows). */
-export interface ClusterMember {
-  id: string;
-  clusterId: string;
-  /** Epoch seconds of the load that first brought the posting. */
-  firstLoaded: number;
-  /** Its encoded signature (same-job.ts); "" for a posting of a table loaded before clusters. */
-  signature: string;
-}
-
 /** At most this many postings of one block are compared with a new posting (the latest ones). */
 const BLOCK_LIMIT = 400;
 
 export class ClusterAssigner {
   private readonly members: Array<{ id: string; clusterId: string; sig: SameJobSignature }> = [];
   /** Block key → member indexes, oldest first. */
-  private readonly blocks = new Map<string, number[]>();
+  private readonly blocks = new Map<number, number[]>();
   /** Id → its current member index, and its first load time. */
   private readonly byId = new Map<string, { index: number; firstLoaded: number }>();
 
-  /** `stored`: the table's postings, in the order they were assigned (first load, then publication). */
-  constructor(stored: Iterable<ClusterMember>, readonly loadTime: number) {
+  /** `stored`: the table's postings, in the order they were assigned (first load, then publication); `loadTime` in epoch seconds. */
+  constructor(stored: Iterable<StoredCluster>, readonly loadTime: number) {
     for (const member of stored) {
-      const sig = decodeSignature(member.signature);
-      if (sig !== undefined) this.add(member.id, member.clusterId, sig, member.firstLoaded);
+      const sig = decodeSignature(member.same_job_sig);
+      if (sig !== undefined) this.add(member.id, member.cluster_id, sig, member.first_loaded);
     }
   }
 
@@ -50,16 +42,17 @@ export class ClusterAssigner {
       const before = this.members[known.index]!;
       if (sameJobScore(before.sig, sig) !== undefined) clusterId = before.clusterId;
     }
-    clusterId ??= this.bestMatch(id, sig) ?? newClusterId(id, contentHash);
-    this.add(id, clusterId, sig, firstLoaded);
+    const keys = blockKeys(sig);
+    clusterId ??= this.bestMatch(id, sig, keys.sought) ?? newClusterId(id, contentHash);
+    this.add(id, clusterId, sig, firstLoaded, keys.filed);
     return { clusterId, firstLoaded };
   }
 
   /** The cluster of the most alike posting that is the same job (ties: the earliest assigned). */
-  private bestMatch(id: string, sig: SameJobSignature): string | undefined {
+  private bestMatch(id: string, sig: SameJobSignature, sought: number[]): string | undefined {
     const seen = new Set<number>();
     let best: { score: number; index: number } | undefined;
-    for (const key of blockKeys(sig)) {
+    for (const key of sought) {
       const block = this.blocks.get(key);
       if (block === undefined) continue;
       for (let k = block.length - 1; k >= Math.max(0, block.length - BLOCK_LIMIT); k--) {
@@ -76,17 +69,44 @@ export class ClusterAssigner {
     return best === undefined ? undefined : this.members[best.index]!.clusterId;
   }
 
-  private add(id: string, clusterId: string, sig: SameJobSignature, firstLoaded: number): void {
+  private add(id: string, clusterId: string, sig: SameJobSignature, firstLoaded: number, filed = blockKeys(sig).filed): void {
     const index = this.members.length;
     this.members.push({ id, clusterId, sig });
     this.byId.set(id, { index, firstLoaded });
-    for (const key of blockKeys(sig)) {
+    for (const key of filed) {
       const block = this.blocks.get(key);
       if (block === undefined) this.blocks.set(key, [index]);
       else block.push(index);
     }
   }
 }
+
+/**
+ * The assigner of a load, holding the table's postings. A table loaded before clusters gets its
+ * cluster columns here, and every posting is assigned (in publication order, first seen at this
+ * load, as nothing says when it was loaded) before the load writes anything: the migration.
+ */
+export async function openAssigner(store: JobStore, loadTime: number): Promise<{ assigner: ClusterAssigner; migrated: number }> {
+  const stored = await store.storedClusters();
+  if (stored !== undefined) return { assigner: new ClusterAssigner(stored, loadTime), migrated: 0 };
+  const rows = await store.addClusterColumns(loadTime);
+  const assigner = new ClusterAssigner([], loadTime);
+  const updates = rows.map((row) => {
+    const sig = signature(row as unknown as SignedFields);
+    const { clusterId } = assigner.assign(row.id, sig, row.content_hash);
+    return { id: row.id, cluster_id: clusterId, first_loaded: loadTime, same_job_sig: encodeSignature(sig), result_json: withClusterId(row.result_json, clusterId) };
+  });
+  for (let i = 0; i < updates.length; i += MIGRATION_BATCH) await store.updateClusters(updates.slice(i, i + MIGRATION_BATCH));
+  return { assigner, migrated: rows.length };
+}
+
+/** result_json (store/schema.ts) with the posting's cluster id. */
+export function withClusterId(resultJson: string, clusterId: string): string {
+  return JSON.stringify({ ...JSON.parse(resultJson), cluster_id: clusterId });
+}
+
+/** Postings whose cluster columns a migration writes per commit. */
+const MIGRATION_BATCH = 20_000;
 
 /** A new cluster's id: `c` and 16 hex digits of its first posting's id and content. */
 export function newClusterId(id: string, contentHash: string): string {

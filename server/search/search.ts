@@ -113,7 +113,8 @@ async function runSearch(deps: SearchDeps, request: SearchRequest, understanding
   }
   const shown = request.detail === "full" ? await describePage(deps.store, page, turn) : page;
   stopIfLate(deadline, "page");
-  const results = shown.map((candidate) => toResult(candidate, request));
+  const clusters = await deps.store.clusterFacts();
+  const results = shown.map((candidate) => toResult(candidate, request, clusters));
   if (!faceted) return { results };
   stopIfLate(deadline, "page");
   const counted = collapsed.filter((c) => c.score >= request.facetMinScore).map((c) => c.row);

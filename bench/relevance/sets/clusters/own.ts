@@ -1,4 +1,9 @@
-/** Judged pairs of the same job, the own half (tuned on): drawn by bench/relevance/clusters/sample.ts (seed 20261127). */
+/**
+ * Judged pairs of the same job, the own half (tuned on): drawn by bench/relevance/clusters/sample.ts (seed 20261127).
+ * Relabelled by hand after reading them: three "one-company-seniority" pairs whose titles have the same words in
+ * another order ("Software Engineer, C#" / "C# Software Engineer"), the sampler's rule being blind to order; they
+ * are the same job (kind one-company-same-title-reordered). The held-out half is left as drawn.
+ */
 import type { JudgedPair } from "../../clusters/sample.ts";
 
 export const CLUSTER_PAIRS_OWN: JudgedPair[] = [
@@ -93,14 +98,14 @@ export const CLUSTER_PAIRS_OWN: JudgedPair[] = [
   {"a":"hn-10822828","b":"hn-15397624","same":false,"kind":"one-company-other-title"},
   {"a":"hn-9996972","b":"hn-8120154","same":false,"kind":"one-company-other-title"},
   {"a":"hn-14027273","b":"hn-14463259","same":false,"kind":"one-company-seniority"},
-  {"a":"hn-10000624","b":"hn-9816551","same":false,"kind":"one-company-seniority"},
+  {"a":"hn-10000624","b":"hn-9816551","same":true,"kind":"one-company-same-title-reordered"},
   {"a":"rw-1615936760","b":"rw-1488447266","same":false,"kind":"one-company-seniority"},
   {"a":"hn-14024751","b":"hn-14690656","same":false,"kind":"one-company-seniority"},
   {"a":"hn-14461041","b":"hn-12629169","same":false,"kind":"one-company-seniority"},
   {"a":"hn-13319755","b":"hn-12628470","same":false,"kind":"one-company-seniority"},
-  {"a":"hn-11014669","b":"hn-10659887","same":false,"kind":"one-company-seniority"},
+  {"a":"hn-11014669","b":"hn-10659887","same":true,"kind":"one-company-same-title-reordered"},
   {"a":"hn-12632036","b":"hn-9143535","same":false,"kind":"one-company-seniority"},
-  {"a":"hn-16290726","b":"hn-13549152","same":false,"kind":"one-company-seniority"},
+  {"a":"hn-16290726","b":"hn-13549152","same":true,"kind":"one-company-same-title-reordered"},
   {"a":"hn-9473939","b":"hn-10312189","same":false,"kind":"one-company-seniority"},
   {"a":"hn-12634022","b":"hn-13773431","same":false,"kind":"one-company-seniority"},
   {"a":"hn-9489684","b":"hn-11024039","same":false,"kind":"one-company-seniority"},
