@@ -1,4 +1,5 @@
 import type * as lancedb from "@lancedb/lancedb";
+import { makeArrowTable } from "@lancedb/lancedb";
 
 /*
  * The same job's postings (server/ingest/clusters.ts assigns them at load): each posting's cluster
@@ -94,7 +95,8 @@ export async function addClusterColumns(table: lancedb.Table, loadTime: number):
 
 /** Writes the cluster columns (and result_json, which carries cluster_id) of stored postings, in one commit. */
 export async function updateClusters(table: lancedb.Table, rows: Array<StoredCluster & { result_json: string }>): Promise<void> {
-  if (rows.length > 0) await table.mergeInsert("id").whenMatchedUpdateAll().execute(rows as unknown as Array<Record<string, unknown>>);
+  // An Arrow table of these columns alone: rows given as objects would have to carry the vector too.
+  if (rows.length > 0) await table.mergeInsert("id").whenMatchedUpdateAll().execute(makeArrowTable(rows as unknown as Array<Record<string, unknown>>));
 }
 
 // --- internal ---
