@@ -171,7 +171,7 @@ export const jobOperation = operation({
 export const similarOperation = operation({
   tags: ["Jobs"],
   summary: "Postings similar to one",
-  description: "A search for postings like this one (its vector, its title and first tags), with the search's filters and paging, best first unless `sort` says otherwise; the posting and its reposts are left out. The response is a search response.",
+  description: "A search for postings like this one (its vector, its title and first tags), with the search's filters and paging, best first unless `sort` says otherwise; the posting and the rest of its cluster (the same job: reposts, copies) are left out. The response is a search response.",
   security: API_KEY,
   parameters: [JOB_ID, ...queryParameters({ top_k: 10 }).filter((p) => p.name !== "q" && p.name !== "understand")],
   responses: { 200: json("A page of similar postings", ref("SearchResponse"), { page: { ...SEARCH_EXAMPLE, query: { text: "Senior Backend Engineer", applied_filters: {}, corrected: null, hints: [] } } }), 404: notFound(), ...commonErrors() },
