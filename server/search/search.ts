@@ -101,6 +101,9 @@ async function cachedSearch(deps: SearchDeps, request: SearchRequest, understand
 /** A page without the cache (see `searchJobs`). */
 async function runSearch(deps: SearchDeps, request: SearchRequest, understanding: Understanding, deadline: Deadline, turn: Turn): Promise<SearchPage> {
   await checkSource(deps, request);
+  // The clusters' facts (a scan once per table version) are read while the search ranks.
+  const facts = deps.store.clusterFacts();
+  facts.catch(() => {});
   const faceted = request.facets.length > 0;
   const ranked = withoutPosting(await rankCandidates(deps, request, understanding, deadline, faceted ? FACET_DEPTH : 0, turn), request.similarTo);
   await turn.pause();
@@ -113,7 +116,7 @@ async function runSearch(deps: SearchDeps, request: SearchRequest, understanding
   }
   const shown = request.detail === "full" ? await describePage(deps.store, page, turn) : page;
   stopIfLate(deadline, "page");
-  const clusters = await deps.store.clusterFacts();
+  const clusters = await facts;
   const results = shown.map((candidate) => toResult(candidate, request, clusters));
   if (!faceted) return { results };
   stopIfLate(deadline, "page");
