@@ -98,6 +98,17 @@ describe("the same job, one cluster", () => {
     for (const result of results) expect(typeof result.cluster_id).toBe("string");
   });
 
+  test("POST /v1/match results carry the cluster too", async () => {
+    const response = await fetch(`${t.url}/v1/match`, {
+      method: "POST", headers: { "x-api-key": t.apiKey, "content-type": "application/json" },
+      body: JSON.stringify({ profile: "Senior backend engineer. Skills: Go, Python, PostgreSQL, Kafka.", min_score: 0 }),
+    });
+    expect(response.status).toBe(200);
+    const results = ((await response.json()) as any).results as any[];
+    expect(results.length).toBeGreaterThan(0);
+    for (const result of results) expect([typeof result.cluster_id, typeof result.first_seen, typeof result.times_posted]).toEqual(["string", "string", "number"]);
+  });
+
   test("MCP search_jobs and get_job carry the cluster (the SDK validates them against the output schemas)", async () => {
     const found = await mcp.callTool({ name: "search_jobs", arguments: { query: "backend engineer", collapse: false, min_score: 0 } });
     expect(found.isError).toBeFalsy();
