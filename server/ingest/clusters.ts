@@ -17,8 +17,8 @@ const BLOCK_LIMIT = 400;
 
 export class ClusterAssigner {
   private readonly members: Array<{ id: string; clusterId: string; sig: SameJobSignature }> = [];
-  /** Block key → member indexes, oldest first. */
-  private readonly blocks = new Map<number, number[]>();
+  /** Block key → member indexes, oldest first (a block of one: the index alone, most blocks are). */
+  private readonly blocks = new Map<number, number | number[]>();
   /** Id → its current member index, and its first load time. */
   private readonly byId = new Map<string, { index: number; firstLoaded: number }>();
 
@@ -53,8 +53,9 @@ export class ClusterAssigner {
     const seen = new Set<number>();
     let best: { score: number; index: number } | undefined;
     for (const key of sought) {
-      const block = this.blocks.get(key);
-      if (block === undefined) continue;
+      const found = this.blocks.get(key);
+      if (found === undefined) continue;
+      const block = typeof found === "number" ? [found] : found;
       for (let k = block.length - 1; k >= Math.max(0, block.length - BLOCK_LIMIT); k--) {
         const index = block[k]!;
         if (seen.has(index)) continue;
@@ -75,7 +76,8 @@ export class ClusterAssigner {
     this.byId.set(id, { index, firstLoaded });
     for (const key of filed) {
       const block = this.blocks.get(key);
-      if (block === undefined) this.blocks.set(key, [index]);
+      if (block === undefined) this.blocks.set(key, index);
+      else if (typeof block === "number") this.blocks.set(key, [block, index]);
       else block.push(index);
     }
   }
