@@ -55,7 +55,18 @@ export const JobResultSchema = z.object({
   bm25_rank: z.number().int().nullable().optional().describe("explain=true: rank among the keyword (BM25) candidates, null when not among them"),
   vector_rank: z.number().int().nullable().optional().describe("explain=true: rank among the vector candidates, null when not among them"),
   fused_score: z.number().optional().describe("explain=true: the fused relevance before calibration to 0-1"),
+  ...clusterFields(),
 });
+
+/** The same job's fields (ours, beside the spec's): results, job details. */
+function clusterFields() {
+  return {
+    cluster_id: z.string().describe("The same job's cluster (reposts, copies on other sources or by agencies share it): collapse shows one posting per cluster; GET /v1/jobs/{id} lists the others"),
+    first_seen: z.string().optional().describe("ISO 8601 (UTC): when a load first brought a posting of this cluster; absent on a table loaded before clusters, until its next load"),
+    last_seen: z.string().optional().describe("ISO 8601 (UTC): when a load brought this cluster's newest posting"),
+    times_posted: z.number().int().optional().describe("Distinct days (UTC) the cluster's postings were published on"),
+  };
+}
 
 export type JobResult = z.infer<typeof JobResultSchema>;
 
@@ -75,4 +86,13 @@ export const PostingSchema = z.object({
   employment_type: z.string().optional(),
   job_description: z.string(),
 });
+
+/** One posting with its cluster (GET /v1/jobs/{id}, MCP get_job): the posting, its cluster's fields and the cluster's other postings. */
+export const JobDetailSchema = PostingSchema.extend({
+  ...clusterFields(),
+  same_job: z
+    .array(z.object({ id: z.string(), data_source: z.string(), job_url: z.string(), publish_time: z.string() }))
+    .describe("The cluster's other postings (reposts, copies on other sources or by agencies), oldest publication first"),
+});
+export type JobDetail = z.infer<typeof JobDetailSchema>;
 export type Posting = z.infer<typeof PostingSchema>;

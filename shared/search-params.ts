@@ -197,12 +197,12 @@ export const SEARCH_PARAMS = {
     },
   }),
   collapse: param({
-    schema: z.boolean().optional().describe("true (default): show only the newest of reposts of the same job (same company and title)."),
+    schema: z.boolean().optional().describe("true (default): show one posting per job: of a cluster (reposts, copies on other sources or by agencies: cluster_id), the newest, in the place of the best-ranked. false: every posting."),
     read: readBoolean,
-    cliHelp: "Show reposts (same company and title) once; --no-collapse shows every copy",
+    cliHelp: "Show each job once (reposts and copies on other sources share a cluster); --no-collapse shows every copy",
   }),
   facets: param({
-    schema: z.array(z.enum(FACET_NAMES)).optional().describe(`Counts to return beside the page, over every posting the search matches (its filters, a score of at least min_score or else 0.5, reposts collapsed, among the best ${FACET_DEPTH} candidates of each retriever): any of ${FACET_NAMES.join(", ")} (month of publication; salary: annual USD buckets of 25,000). The response gains facets and total_matches. GET: comma-separated.`),
+    schema: z.array(z.enum(FACET_NAMES)).optional().describe(`Counts to return beside the page, over every posting the search matches (its filters, a score of at least min_score or else 0.5, one per cluster when collapse, among the best ${FACET_DEPTH} candidates of each retriever): any of ${FACET_NAMES.join(", ")} (month of publication; salary: annual USD buckets of 25,000). The response gains facets and total_matches. GET: comma-separated.`),
     read: (raw, name, via) => readChoices(raw, name, via, FACET_NAMES, (value) => value.toLowerCase()),
     cliHelp: `Counts to print beside the results, comma-separated (${FACET_NAMES.join(", ")})`,
   }),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { invalidParameter } from "./errors.ts";
-import { JobResultSchema, PostingSchema } from "./job.ts";
+import { JobDetailSchema, JobResultSchema } from "./job.ts";
 import {
   RESULT_WINDOW_MAX, SEARCH_PARAMS, TOP_K_DEFAULT, wireName,
   type FacetName, type Interface, type ParamSpec, type SearchFilters, type SearchParamName,
@@ -46,7 +46,7 @@ export interface SearchRequest {
   /** The score a match needs to be counted in facets and total_matches: min_score when given, else 0.5 (a plausible match). */
   facetMinScore: number;
   /** Internal: similar jobs to this posting (its vector is the query's; it and its reposts are left out; its title, and `cjk`: it is written in a CJK script). */
-  similarTo?: { id: string; vector?: Float32Array; repostKey?: string; title?: string; cjk?: boolean };
+  similarTo?: { id: string; vector?: Float32Array; clusterId?: string; title?: string; cjk?: boolean };
   /** Filters read from the query's words (set by the search, never by a caller); they mean more fields than the explicit ones (store/filter.ts). */
   inferred?: SearchFilters;
   /** Internal: the evaluation compares retrievers; callers always get "hybrid". */
@@ -180,7 +180,7 @@ export type CityCounts = z.infer<typeof CityCountsSchema>;
 /** GET /v1/jobs/{id}: one whole posting. */
 export const JobResponseSchema = z.object({
   request_id: z.string(),
-  job: PostingSchema,
+  job: JobDetailSchema,
 });
 export type JobResponse = z.infer<typeof JobResponseSchema>;
 

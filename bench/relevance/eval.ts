@@ -10,6 +10,7 @@
  *   bun run eval --set broad          the broad sets instead (broad.ts): P@10 of own and held-out parts per kind and mode
  *   bun run eval --set similar        similar jobs instead (similar.ts): the share of the top 10 of the posting's occupation
  *   bun run eval --set match          judged profiles instead (match/run.ts): P@10 of bm25, search and match per part and style
+ *   bun run eval --set clusters       same-job pairs instead (clusters/run.ts): precision and recall of own and held-out halves
  */
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -29,10 +30,15 @@ const QUERIES = [...FIRST_SET, ...CONSTRAINT_QUERIES, ...TYPO_QUERIES, ...FRESH_
 /** Fewer relevant postings than this make P@10 of a query depend on a handful of postings. */
 const FEW_RELEVANT = 15;
 
-const USAGE = "usage: bun run eval [--mode bm25|vector|hybrid] [--query N] [--rounds N (timed passes, default 3)] [--rebuild] [--set broad|similar|match (--mode bm25|search|match)]";
+const USAGE = "usage: bun run eval [--mode bm25|vector|hybrid] [--query N] [--rounds N (timed passes, default 3)] [--rebuild] [--set broad|similar|match (--mode bm25|search|match)|clusters]";
 const args = readArgs();
 if (args.help) {
   console.log(USAGE);
+  process.exit(0);
+}
+if (args.set === "clusters") {
+  const { runClusters } = await import("./clusters/run.ts");
+  await runClusters({ verbose: args.query === "wrong" });
   process.exit(0);
 }
 if (args.set === "match") {
@@ -48,7 +54,7 @@ if (args.set !== undefined) {
     await runSimilar({ rebuild: args.rebuild! });
     process.exit(0);
   }
-  if (args.set !== "broad") fail("--set must be broad, similar or match");
+  if (args.set !== "broad") fail("--set must be broad, similar, match or clusters");
   const { runBroad } = await import("./broad.ts");
   await runBroad({ rebuild: args.rebuild!, rounds, modes: args.mode === undefined ? undefined : modes });
   process.exit(0);

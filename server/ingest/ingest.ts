@@ -1,17 +1,14 @@
-import { createHash } from "node:crypto";
-import type { JobResult, ValidJobRecord } from "../../shared/job.ts";
-import { parseDateTime } from "../../shared/time.ts";
+import type { ValidJobRecord } from "../../shared/job.ts";
 import type { Embedder } from "../embedding/embedder.ts";
 import type { StoredJob } from "../store/schema.ts";
-import { rankingTerms } from "../text/rank-terms.ts";
 import type { JobStore } from "../store/store.ts";
 import { updateVectorIndex, VECTOR_INDEX_MIN_ROWS, type IndexUpdate, type IndexWork } from "../store/index-maintenance.ts";
 import { writeLock, type LeaseHolder, type WriteLease, type WriteLock } from "../store/write-lease.ts";
 import { openRecords, type RawRecord, type ReadOptions, type RecordSource } from "./read.ts";
-import { locateCity } from "../places/gazetteer.ts";
-import { annualSalary } from "../salary/salary.ts";
 import { acceptRecord, PROBLEMS_KEPT, validateRecord } from "./validate.ts";
-import { filterKeys } from "./filter-keys.ts";
+import { ClusterAssigner, openAssigner } from "./clusters.ts";
+import { contentHash, toStoredJob } from "./rows.ts";
+import { signature } from "./same-job.ts";
 
 export interface IngestOptions {
   /** Abort before writing anything when any record is invalid. */
@@ -158,6 +155,8 @@ async function writeBatches(deps: IngestDeps, records: Records, summary: IngestS
   const seen = new Set<bigint>();
   let batch = new Map<string, Pending>();
   let read = 0;
+  // The table's clusters, for the postings of this load to join (a table loaded before clusters is assigned first).
+  const { assigner, migrated } = await openAssigner(deps.store, Date.now() / 1000);
   // For a file the total is estimated from the share of its bytes read so far.
   const total = () => {
     if (!("fraction" in records)) return records.length;
@@ -165,7 +164,7 @@ async function writeBatches(deps: IngestDeps, records: Records, summary: IngestS
     return share >= 1 ? read : Math.max(read, Math.round(read / Math.max(share, 1e-9)));
   };
   const flush = async () => {
-    await writeBatch(deps, [...batch.values()], summary);
+    await writeBatch(deps, [...batch.values()], summary, assigner);
     for (const id of batch.keys()) seen.add(Bun.hash(id) as bigint);
     batch = new Map();
     options.onProgress?.(read, total());
@@ -185,13 +184,13 @@ async function writeBatches(deps: IngestDeps, records: Records, summary: IngestS
   if (batch.size > 0) await flush();
   options.onProgress?.(read, total());
   // A load killed after its writes left the table unfinished: the re-run finishes it.
-  if (summary.inserted + summary.updated > 0 || (await deps.store.loadPending())) await deps.store.finishLoad();
+  if (summary.inserted + summary.updated + migrated > 0 || (await deps.store.loadPending())) await deps.store.finishLoad();
   summary.index = await updateVectorIndex(deps.store, options.vectorIndexMinRows ?? VECTOR_INDEX_MIN_ROWS, options.onIndex);
 }
 
 /** One commit: what changed is embedded and upserted; a repeat of an earlier batch's id is not counted again. */
-async function writeBatch(deps: IngestDeps, pending: Pending[], summary: IngestSummary): Promise<void> {
-  const { rows, stored } = await changedRows(deps, pending.map(({ record }) => record));
+async function writeBatch(deps: IngestDeps, pending: Pending[], summary: IngestSummary, assigner: ClusterAssigner): Promise<void> {
+  const { rows, stored } = await changedRows(deps, pending.map(({ record }) => record), undefined, assigner);
   await deps.store.upsert(rows);
   const changed = new Set(rows.map((row) => row.id));
   for (const { record, repeat } of pending) {
@@ -204,10 +203,12 @@ async function writeBatch(deps: IngestDeps, pending: Pending[], summary: IngestS
 
 /**
  * The rows to write for `records` (distinct ids): the new and changed ones, embedded, batch by batch,
- * with the content hash of each id already stored. Identical postings are neither embedded nor written.
+ * each in its cluster (`assigner`: the table's, else one of these records alone), with the content
+ * hash of each id already stored. Identical postings are neither embedded nor written.
  */
 export async function changedRows(
   deps: IngestDeps, records: ValidJobRecord[], onProgress?: (done: number, total: number) => void,
+  assigner = new ClusterAssigner([], Date.now() / 1000),
 ): Promise<{ rows: StoredJob[]; stored: Map<string, string> }> {
   const rows: StoredJob[] = [];
   const stored = new Map<string, string>();
@@ -216,7 +217,10 @@ export async function changedRows(
     for (const [id, hash] of await deps.store.existingHashes(batch.map(({ record }) => record.id))) stored.set(id, hash);
     const changed = batch.filter(({ record, hash }) => stored.get(record.id) !== hash);
     const vectors = await deps.embedder.embedDocuments(changed.map(({ record }) => documentText(record)));
-    changed.forEach(({ record, hash }, j) => rows.push(toStoredJob(record, hash, vectors[j]!)));
+    changed.forEach(({ record, hash }, j) => {
+      const sig = signature(record);
+      rows.push(toStoredJob(record, hash, vectors[j]!, { ...assigner.assign(record.id, sig, hash), sig }));
+    });
     onProgress?.(Math.min(i + EMBED_BATCH, records.length), records.length);
   }
   return { rows, stored };
@@ -224,66 +228,3 @@ export async function changedRows(
 
 /** Records hashed, looked up and embedded together (the look-up is one IN list). */
 const EMBED_BATCH = 2000;
-
-function coordinates(city: string | null, country: string | null): { lat: number | null; lon: number | null } {
-  const found = locateCity(city, country);
-  return { lat: found?.lat ?? null, lon: found?.lon ?? null };
-}
-
-function contentHash(record: ValidJobRecord): string {
-  return createHash("sha256").update(JSON.stringify(normalized(record))).digest("hex").slice(0, 32);
-}
-
-function normalized(record: ValidJobRecord) {
-  return {
-    id: record.id,
-    job_title: record.job_title ?? null,
-    company_name: record.company_name ?? null,
-    city: record.city ?? null,
-    country: record.country ?? null,
-    publish_time: record.publish_time,
-    base_salary: record.base_salary ?? null,
-    job_url: record.job_url,
-    job_tags: record.job_tags ?? [],
-    data_source: record.data_source,
-    seniority_level: record.seniority_level ?? null,
-    employment_type: record.employment_type ?? null,
-    job_description: record.job_description,
-  };
-}
-
-function toStoredJob(record: ValidJobRecord, hash: string, vector: Float32Array): StoredJob {
-  const job = normalized(record);
-  const terms = rankingTerms(record.job_title ?? "", record.job_description);
-  return {
-    ...job,
-    publish_ts: parseDateTime(record.publish_time)!,
-    tag_keys: filterKeys(job.job_tags, job.job_description),
-    ...annualSalary(job.base_salary),
-    ...coordinates(job.city, job.country),
-    content_hash: hash,
-    ...terms,
-    result_json: JSON.stringify({ id: job.id, ...resultFields(job), country: job.country, ...terms }),
-    vector,
-  };
-}
-
-/** The result fields of job-search-service.md §2.1 but score and description, in its order, unknown ones absent (id goes before them). */
-function resultFields(job: ReturnType<typeof normalized>): Omit<JobResult, "score" | "id"> {
-  return {
-    ...present("job_title", job.job_title),
-    ...present("city", job.city),
-    ...present("company_name", job.company_name),
-    publish_time: job.publish_time,
-    ...present("base_salary", job.base_salary),
-    job_url: job.job_url,
-    job_tags: job.job_tags,
-    data_source: job.data_source,
-    ...present("seniority_level", job.seniority_level),
-    ...present("employment_type", job.employment_type),
-  };
-}
-
-function present<K extends string>(key: K, value: string | null): Partial<Record<K, string>> {
-  return value === null || value === "" ? {} : ({ [key]: value } as Record<K, string>);
-}

@@ -6,6 +6,7 @@ import type { JobStore } from "../store/store.ts";
 import { writeLock, type LeaseHolder, type WriteLock } from "../store/write-lease.ts";
 import { changedRows, type IngestDeps, type IngestOptions, type IngestSummary, type Records } from "./ingest.ts";
 import { acceptRecord } from "./validate.ts";
+import { openAssigner } from "./clusters.ts";
 
 /*
  * Removing postings: by id, by source or by publication time (`cli delete`), and replacing a source
@@ -80,11 +81,12 @@ export async function replaceSources(deps: IngestDeps, records: Records, options
   try {
     await deps.store.refresh();
     const removeIds = await missingFromFile(deps.store, valid, options.force ?? false);
-    const { rows, stored } = await changedRows(deps, [...valid.values()], options.onProgress);
+    const { assigner, migrated } = await openAssigner(deps.store, Date.now() / 1000);
+    const { rows, stored } = await changedRows(deps, [...valid.values()], options.onProgress, assigner);
     await deps.store.replace(rows, removeIds);
     const updated = rows.filter((row) => stored.has(row.id)).length;
     Object.assign(summary, { inserted: rows.length - updated, updated, unchanged: valid.size - rows.length, removed: removeIds.length });
-    if (rows.length + removeIds.length > 0 || (await deps.store.loadPending())) await deps.store.finishLoad();
+    if (rows.length + removeIds.length + migrated > 0 || (await deps.store.loadPending())) await deps.store.finishLoad();
     summary.index = await updateVectorIndex(deps.store, options.vectorIndexMinRows ?? VECTOR_INDEX_MIN_ROWS, options.onIndex);
   } finally {
     if (!options.lease) await lease.release();

@@ -30,6 +30,10 @@ export const SEARCH_EXAMPLE: SearchResponse = {
       data_source: "linkedin",
       seniority_level: "Mid-Senior level",
       employment_type: "Full-time",
+      cluster_id: "c3b1f0a9d2e4c6b8a",
+      first_seen: "2026-09-14T09:00:12.345Z",
+      last_seen: "2026-10-02T09:00:05.120Z",
+      times_posted: 2,
     },
   ],
   query: {
@@ -56,6 +60,11 @@ export const JOB_EXAMPLE: JobResponse = {
     seniority_level: "senior",
     employment_type: "FULL_TIME",
     job_description: "We build the data platform behind our analytics product: Python services on PostgreSQL and Kafka.",
+    cluster_id: "c3b1f0a9d2e4c6b8a",
+    first_seen: "2026-09-14T09:00:12.345Z",
+    last_seen: "2026-10-02T09:00:05.120Z",
+    times_posted: 2,
+    same_job: [{ id: "in-88213", data_source: "indeed", job_url: "https://jobs.example.net/view/88213?utm_source=feed", publish_time: "2026-10-01 07:00:00" }],
   },
 };
 
@@ -162,7 +171,7 @@ export const jobOperation = operation({
 export const similarOperation = operation({
   tags: ["Jobs"],
   summary: "Postings similar to one",
-  description: "A search for postings like this one (its vector, its title and first tags), with the search's filters and paging, best first unless `sort` says otherwise; the posting and its reposts are left out. The response is a search response.",
+  description: "A search for postings like this one (its vector, its title and first tags), with the search's filters and paging, best first unless `sort` says otherwise; the posting and the rest of its cluster (the same job: reposts, copies) are left out. The response is a search response.",
   security: API_KEY,
   parameters: [JOB_ID, ...queryParameters({ top_k: 10 }).filter((p) => p.name !== "q" && p.name !== "understand")],
   responses: { 200: json("A page of similar postings", ref("SearchResponse"), { page: { ...SEARCH_EXAMPLE, query: { text: "Senior Backend Engineer", applied_filters: {}, corrected: null, hints: [] } } }), 404: notFound(), ...commonErrors() },

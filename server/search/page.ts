@@ -1,27 +1,28 @@
 import type { JobResult } from "../../shared/job.ts";
 import { DESCRIPTION_MAX_CHARS, type SearchRequest } from "../../shared/search.ts";
+import type { ClusterFacts } from "../store/clusters.ts";
 import type { JobRow, StoreReader } from "../store/store.ts";
 import type { Ranked } from "../rank/rank.ts";
 import type { Turn } from "./fair-queue.ts";
 
 /*
- * From ranked candidates to the page a caller gets: reposts collapsed, each candidate turned into a
- * result of the spec's shape.
+ * From ranked candidates to the page a caller gets: the same job's postings collapsed, each candidate
+ * turned into a result of the spec's shape with its cluster's fields.
  */
 
 /**
- * Reposts (same company and title, case and spacing aside) keep the place of the best-ranked copy
- * and show the newest one. Postings without a company or title are never merged.
+ * The same job's postings (its cluster: reposts, copies on other sources or by agencies, assigned at
+ * load by ingest/clusters.ts) keep the place of the best-ranked one and show the newest one.
  */
 export function collapseReposts(ranked: Ranked[]): Ranked[] {
-  /** Each group's place in `out`, so a newer copy replaces the shown one without searching for it. */
+  /** Each cluster's place in `out`, so a newer posting replaces the shown one without searching for it. */
   const places = new Map<string, number>();
   const out: Ranked[] = [];
   for (const candidate of ranked) {
-    const key = repostKey(candidate.row);
-    const place = key === undefined ? undefined : places.get(key);
+    const key = clusterOf(candidate.row);
+    const place = places.get(key);
     if (place === undefined) {
-      if (key !== undefined) places.set(key, out.length);
+      places.set(key, out.length);
       out.push(candidate);
     } else if (candidate.row.publish_time > out[place]!.row.publish_time) {
       out[place] = candidate;
@@ -30,25 +31,16 @@ export function collapseReposts(ranked: Ranked[]): Ranked[] {
   return out;
 }
 
-/** The ranked candidates without the posting similar jobs are asked for, and without its reposts. */
+/** The ranked candidates without the posting similar jobs are asked for, and without the rest of its cluster. */
 export function withoutPosting(ranked: Ranked[], similarTo: SearchRequest["similarTo"]): Ranked[] {
   if (similarTo === undefined) return ranked;
-  return ranked.filter((c) => c.row.id !== similarTo.id && (similarTo.repostKey === undefined || repostKey(c.row) !== similarTo.repostKey));
+  return ranked.filter((c) => c.row.id !== similarTo.id && (similarTo.clusterId === undefined || clusterOf(c.row) !== similarTo.clusterId));
 }
 
-/** Same company and title, case and spacing aside; undefined without either (never merged). */
-export function repostKey(row: Pick<JobRow, "company_name" | "job_title">): string | undefined {
-  if (!row.company_name || !row.job_title) return undefined;
-  // Candidate rows are shared between searches and never change: each key is made once.
-  let key = repostKeys.get(row);
-  if (key === undefined) {
-    const norm = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim();
-    key = `${norm(row.company_name)}\u0000${norm(row.job_title)}`;
-    repostKeys.set(row, key);
-  }
-  return key;
+/** A posting's cluster: its own id on a table loaded before clusters (until its next load). */
+export function clusterOf(row: Pick<JobRow, "id" | "cluster_id">): string {
+  return row.cluster_id ?? row.id;
 }
-const repostKeys = new WeakMap<object, string>();
 
 /**
  * The page's candidates with their descriptions, for full detail: read for the page only (a deep page
@@ -59,9 +51,11 @@ export async function describePage(store: Pick<StoreReader, "descriptions">, pag
   return page.map((candidate) => ({ ...candidate, row: { ...candidate.row, job_description: descriptions.get(candidate.row.id) ?? "" } }));
 }
 
-export function toResult(candidate: Ranked, request: SearchRequest): JobResult {
+/** `clusters`: each cluster's facts (StoreReader.clusterFacts), undefined for a table loaded before clusters. */
+export function toResult(candidate: Ranked, request: SearchRequest, clusters: Map<string, ClusterFacts> | undefined): JobResult {
   // The stored fields are id, then job-search-service.md §2.1's in its order with unknown ones absent; score goes first.
-  const { job_description, vector: _, terms: __, country: ___, ...fields } = candidate.row;
+  const { job_description, vector: _, terms: __, country: ___, cluster_id: ____, ...fields } = candidate.row;
+  const cluster = clusterOf(candidate.row);
   return {
     score: candidate.score,
     ...fields,
@@ -69,6 +63,8 @@ export function toResult(candidate: Ranked, request: SearchRequest): JobResult {
     ...(request.explain
       ? { bm25_rank: candidate.bm25Rank, vector_rank: candidate.vectorRank, fused_score: Math.round(candidate.fused * 10_000) / 10_000 }
       : {}),
+    cluster_id: cluster,
+    ...clusters?.get(cluster),
   };
 }
 

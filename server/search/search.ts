@@ -111,6 +111,9 @@ async function cachedSearch(deps: SearchDeps, request: SearchRequest, understand
 /** A page without the cache (see `searchJobs`). */
 async function runSearch(deps: SearchDeps, request: SearchRequest, understanding: Understanding, deadline: Deadline, turn: Turn): Promise<SearchPage> {
   await checkSource(deps, request);
+  // The clusters' facts (a scan once per table version) are read while the search ranks.
+  const facts = deps.store.clusterFacts();
+  facts.catch(() => {});
   const faceted = request.facets.length > 0;
   const ranked = withoutPosting(await rankCandidates(deps, request, understanding, deadline, faceted ? FACET_DEPTH : 0, turn), request.similarTo);
   await turn.pause();
@@ -123,7 +126,8 @@ async function runSearch(deps: SearchDeps, request: SearchRequest, understanding
   }
   const shown = request.detail === "full" ? await describePage(deps.store, page, turn) : page;
   stopIfLate(deadline, "page");
-  const results = shown.map((candidate) => toResult(candidate, request));
+  const clusters = await facts;
+  const results = shown.map((candidate) => toResult(candidate, request, clusters));
   if (!faceted) return { results };
   stopIfLate(deadline, "page");
   const counted = collapsed.filter((c) => c.score >= request.facetMinScore).map((c) => c.row);

@@ -1,11 +1,10 @@
 import { AppError, quoteValue } from "../../shared/errors.ts";
-import type { Posting } from "../../shared/job.ts";
+import type { JobDetail } from "../../shared/job.ts";
 import { parseSearchRequest, readFilters, type Interface, type SearchRequest } from "../../shared/search.ts";
 import type { Facets } from "../store/store.ts";
 import type { TermStats } from "../store/term-stats.ts";
 import { hasCjk } from "../text/fold.ts";
 import { understandQuery } from "../understand/understand.ts";
-import { repostKey } from "./page.ts";
 import { oneVersion, searchJobs, type SearchDeps, type SearchOutcome } from "./search.ts";
 
 /*
@@ -16,14 +15,16 @@ import { oneVersion, searchJobs, type SearchDeps, type SearchOutcome } from "./s
  * Interns") filters as it would in a query, so an internship's similar jobs are internships. Seniority
  * does not filter: a senior posting's like are the same job at any level (filtering kept 0.78 of the
  * top 10 in the posting's occupation on the held-out sample, not filtering 0.81).
- * The posting and its reposts are left out, and the page is best first unless `sort` says otherwise.
+ * The posting and the rest of its cluster (the same job) are left out, and the page is best first unless `sort` says otherwise.
  */
 
-/** The posting with this id; NOT_FOUND when there is none. */
-export async function getPosting(deps: Pick<SearchDeps, "store">, id: string): Promise<Posting> {
-  const found = await (await deps.store.view()).posting(id);
+/** The posting with this id, its cluster's fields and the cluster's other postings, read from one version; NOT_FOUND when there is none. */
+export async function getPosting(deps: Pick<SearchDeps, "store">, id: string): Promise<JobDetail> {
+  const store = await deps.store.view();
+  const found = await store.posting(id);
   if (!found) throw notFound(id);
-  return found.posting;
+  const [facts, others] = await Promise.all([store.clusterFacts(), store.sameJob(found.clusterId, id)]);
+  return { ...found.posting, cluster_id: found.clusterId, ...facts?.get(found.clusterId), same_job: others };
 }
 
 /**
@@ -50,7 +51,7 @@ export async function similarRequest(deps: Pick<SearchDeps, "store">, id: string
     inferred: conditions.inferred,
     understand: false,
     sort: raw.sort === undefined ? "relevance" : parsed.sort,
-    similarTo: { id, vector, repostKey: repostKey(posting), title, cjk: hasCjk(`${title} ${posting.job_description}`) },
+    similarTo: { id, vector, clusterId: found.clusterId, title, cjk: hasCjk(`${title} ${posting.job_description}`) },
   };
 }
 

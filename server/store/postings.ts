@@ -8,10 +8,13 @@ import { idIn } from "./filter.ts";
  * details, similar jobs, facets and the MCP tool list_filters read beside searches.
  */
 
-/** A posting with its vector (for similar jobs), or undefined when no posting has this id. */
-export async function readPosting(table: lancedb.Table, id: string): Promise<{ posting: Posting; vector: Float32Array } | undefined> {
+/**
+ * A posting with its vector (for similar jobs) and its cluster (its own id on a table loaded before
+ * clusters), or undefined when no posting has this id.
+ */
+export async function readPosting(table: lancedb.Table, id: string, clustered: boolean): Promise<{ posting: Posting; vector: Float32Array; clusterId: string } | undefined> {
   if (id.includes("\u0000")) return undefined;
-  const rows = await table.query().where(idIn([id])).select([...POSTING_COLUMNS, "vector"]).limit(1).toArray();
+  const rows = await table.query().where(idIn([id])).select([...POSTING_COLUMNS, "vector", ...(clustered ? ["cluster_id"] : [])]).limit(1).toArray();
   const row = rows[0];
   if (!row) return undefined;
   const posting: Record<string, unknown> = {};
@@ -19,7 +22,7 @@ export async function readPosting(table: lancedb.Table, id: string): Promise<{ p
     const value = column === "job_tags" ? [...(row.job_tags?.toArray() ?? [])].map(String) : row[column];
     if (value !== null && value !== undefined && value !== "") posting[column] = value;
   }
-  return { posting: posting as Posting, vector: Float32Array.from(row.vector.toArray() as Float32Array) };
+  return { posting: posting as Posting, vector: Float32Array.from(row.vector.toArray() as Float32Array), clusterId: clustered ? String(row.cluster_id) : id };
 }
 
 /** The country of each of `ids` that is stored (null when the posting names none). */

@@ -7,6 +7,7 @@ import { COSINE_ROUNDING, byScoreThenId, fetchSettled } from "./cut.ts";
 import { buildWhere, idIn } from "./filter.ts";
 import { vectorIndexPresence, type IndexDistance } from "./indexes.ts";
 import type { FilterValues } from "../../shared/search.ts";
+import { clusterReader, hasClusterColumns } from "./clusters.ts";
 import { readCountries, readFilterValues, readPosting } from "./postings.ts";
 import { CANDIDATE_COLUMNS } from "./schema.ts";
 import type { CandidateRow, Checkpoint, Facets, JobRow, KeywordClause, StoreReader, MemoryCopyHolder } from "./store.ts";
@@ -164,13 +165,14 @@ function readerOver(
     },
 
     descriptions: (ids) => readDescriptions(table, ids),
-    posting: (id) => readPosting(table, id),
+    posting: async (id) => readPosting(table, id, await hasClusterColumns(table)),
     countries: (ids) => readCountries(table, ids),
     async filterValues() {
       const values = await allValues();
       return { ...values, tags: values.tags.slice(0, TOP_TAGS) };
     },
     tagCounts: async () => (await allValues()).tags,
+    ...clusterReader(table),
   };
 }
 

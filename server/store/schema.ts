@@ -49,6 +49,12 @@ export interface StoredJob {
    * absent), rank_terms and cjk_text. One column instead of fifteen: each column read costs ~1 ms.
    */
   result_json: string;
+  /** The same job's cluster (server/ingest/clusters.ts; store/clusters.ts reads it): also in result_json. */
+  cluster_id: string;
+  /** Epoch seconds of the load that first brought this posting (kept when a later load changes it). */
+  first_loaded: number;
+  /** What the posting is compared by for the same job (ingest/same-job.ts encodeSignature). */
+  same_job_sig: string;
   vector: Float32Array;
 }
 
@@ -85,6 +91,9 @@ export function jobsSchema(modelId: string, dimension: number): Schema {
     text("cjk_text", false),
     text("rank_terms", false),
     text("result_json", false),
+    text("cluster_id", false),
+    new Field("first_loaded", new Float64(), false),
+    text("same_job_sig", false),
     new Field("vector", new FixedSizeList(dimension, new Field("item", new Float32(), true)), false),
   ];
   const metadata = new Map([

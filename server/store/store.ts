@@ -4,6 +4,7 @@ import type { FilterSet } from "./filter-set.ts";
 import { existsSync } from "node:fs";
 import * as lancedb from "@lancedb/lancedb";
 import type { RowTerms } from "../text/rank-terms.ts";
+import type { ClusterFacts, readUnclustered, SameJobPosting, StoredCluster } from "./clusters.ts";
 import { createAdmin, vectorIndexPresence } from "./indexes.ts";
 import { createReader } from "./read.ts";
 import { TEXT_FORMAT } from "../text/fold.ts";
@@ -61,7 +62,8 @@ export type Checkpoint = () => void;
 export type MemoryCopyState = { version: number; postings: number; bytes: number } | { skipped: string } | undefined;
 
 /** A posting as a search reads it: id, result fields and country (the description only for full detail). */
-export type JobRow = { id: string; country?: string | null } & Omit<JobResult, "score" | "bm25_rank" | "vector_rank" | "fused_score">;
+export type JobRow = { id: string; country?: string | null; cluster_id?: string } &
+  Omit<JobResult, "score" | "bm25_rank" | "vector_rank" | "fused_score" | "cluster_id" | "first_seen" | "last_seen" | "times_posted">;
 
 /** A candidate as ranking reads it: shared between searches, so never modified. */
 export type CandidateRow = Readonly<JobRow & { vector: Float32Array; terms: RowTerms }>;
@@ -149,12 +151,15 @@ export interface StoreReader {
   /** The description of each stored posting of `ids` (one query): what a full-detail page shows, read for the page alone. */
   descriptions(ids: string[]): Promise<Map<string, string>>;
   /** One posting and its vector by id; undefined when none has it. */
-  posting(id: string): Promise<{ posting: Posting; vector: Float32Array } | undefined>;
+  posting(id: string): Promise<{ posting: Posting; vector: Float32Array; clusterId: string } | undefined>;
   /** The country of each stored posting of `ids`. */
   countries(ids: string[]): Promise<Map<string, string | null>>;
   /** Each filter's values with their postings over the whole table (the 100 most used tags); tagCounts: every tag. Recomputed when the table changed. */
   filterValues(): Promise<FilterValues>;
   tagCounts(): Promise<Array<{ value: string; count: number }>>;
+  /** Each cluster's first/last seen and times posted (store/clusters.ts; undefined: a table loaded before clusters); a cluster's postings but one. */
+  clusterFacts(): Promise<Map<string, ClusterFacts> | undefined>;
+  sameJob(clusterId: string, exceptId: string): Promise<SameJobPosting[]>;
 }
 
 /** What loads write (under the write lease, see write-lease.ts). */
@@ -176,6 +181,10 @@ export interface StoreWriter {
    * the next load then finishes it even when it has nothing left to write.
    */
   loadPending(): Promise<boolean>;
+  /** Postings' cluster columns in assignment order (undefined: a table loaded before clusters, which addClusterColumns migrates). */
+  storedClusters(): Promise<StoredCluster[] | undefined>;
+  addClusterColumns(loadTime: number): Promise<Awaited<ReturnType<typeof readUnclustered>>>;
+  updateClusters(rows: Array<StoredCluster & { result_json: string }>): Promise<void>;
 }
 
 /** The ANN index and what `stats`, /readyz and /metrics report. */

@@ -1,4 +1,5 @@
 import type * as lancedb from "@lancedb/lancedb";
+import { addClusterColumns, hasClusterColumns, readStoredClusters, readUnclustered, updateClusters } from "./clusters.ts";
 import { idIn } from "./filter.ts";
 import { ensureIndexes } from "./indexes.ts";
 import type { StoredJob } from "./schema.ts";
@@ -64,6 +65,20 @@ export function createWriter(table: lancedb.Table, location: TableLocation, term
     },
 
     loadPending: async () => (await pending.tag()) !== undefined,
+
+    storedClusters: async () => ((await hasClusterColumns(table)) ? readStoredClusters(table) : undefined),
+
+    async addClusterColumns(loadTime) {
+      if ((await pending.tag()) === undefined) await pending.write("");
+      await retryConflicts(() => addClusterColumns(table, loadTime));
+      return readUnclustered(table);
+    },
+
+    async updateClusters(rows) {
+      if (rows.length === 0) return;
+      if ((await pending.tag()) === undefined) await pending.write("");
+      await retryConflicts(() => updateClusters(table, rows));
+    },
   };
 }
 

@@ -13,7 +13,7 @@ export const findSimilarJobsTool: McpTool = {
     name: "find_similar_jobs",
     title: "Find similar job postings",
     description: [
-      "Postings like the one with this id (same kind of job), best first; the posting itself and its reposts are left out.",
+      "Postings like the one with this id (same kind of job), best first; the posting itself and the rest of its cluster (reposts, copies on other sources) are left out.",
       "Takes search_jobs' filters and paging (city, country, since, until, remote, seniority, employment_type, tags, salary_min, near, top_k, offset, sort, min_score, facets…).",
       "Returns the same shape as search_jobs. An unknown id is an error result.",
     ].join(" "),

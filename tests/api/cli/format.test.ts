@@ -7,7 +7,7 @@ import type { JobResult } from "../../../shared/job.ts";
 
 const job = (over: Partial<JobResult>): JobResult => ({
   score: 0.9, id: "j1", job_title: "Engineer", company_name: "Acme", city: "Berlin", publish_time: "2026-03-01 10:00:00",
-  base_salary: "90000.00-120000.00 USD/YEAR", job_url: "https://x/1", job_tags: [], data_source: "indeed", ...over,
+  base_salary: "90000.00-120000.00 USD/YEAR", job_url: "https://x/1", job_tags: [], data_source: "indeed", cluster_id: "j1", ...over,
 });
 
 describe("colors", () => {

@@ -13,7 +13,7 @@ describe("result cache", () => {
   test("every parameter is part of the key", () => {
     const cache = createResultCache(1 << 20);
     const base = { q: "backend engineer" };
-    const results: JobResult[] = [{ score: 0.9, id: "x1", publish_time: "2024-01-01 00:00:00", job_url: "https://x/1", job_tags: [], data_source: "indeed" }];
+    const results: JobResult[] = [{ score: 0.9, id: "x1", publish_time: "2024-01-01 00:00:00", job_url: "https://x/1", job_tags: [], data_source: "indeed", cluster_id: "x1" }];
     cache.set(1, request(base), results);
     expect(cache.get(1, request(base))).toBe(results);
     expect(cache.get(2, request(base))).toBeUndefined();
@@ -29,7 +29,7 @@ describe("result cache", () => {
 
   test("a page ranked with other term statistics is not served, though the table version is the same", () => {
     const cache = createResultCache(1 << 20);
-    const results: JobResult[] = [{ score: 0.5, id: "x1", publish_time: "2024-01-01 00:00:00", job_url: "https://x/1", job_tags: [], data_source: "indeed" }];
+    const results: JobResult[] = [{ score: 0.5, id: "x1", publish_time: "2024-01-01 00:00:00", job_url: "https://x/1", job_tags: [], data_source: "indeed", cluster_id: "x1" }];
     const before = { docs: 10, df: {} };
     const after = { docs: 11, df: {} };
     cache.set(7, request({ q: "nurse" }), results, before);
@@ -39,7 +39,7 @@ describe("result cache", () => {
 
   test("stays within its byte budget, dropping the least recently used page", () => {
     const page = (n: number): JobResult[] =>
-      [{ score: 1, id: `x${n}`, publish_time: "2024-01-01 00:00:00", job_url: `https://x/${n}`, job_tags: [], data_source: "indeed", job_description: "x".repeat(2000) }];
+      [{ score: 1, id: `x${n}`, publish_time: "2024-01-01 00:00:00", job_url: `https://x/${n}`, job_tags: [], data_source: "indeed", job_description: "x".repeat(2000), cluster_id: `x${n}` }];
     const cache = createResultCache(20_000);
     for (let i = 0; i < 20; i++) {
       cache.set(1, request({ q: `q${i}` }), page(i));
