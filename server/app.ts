@@ -17,7 +17,7 @@ import { webRoutes } from "./routes/web.ts";
 import type { JobStore } from "./store/store.ts";
 
 export interface AppDeps extends Omit<McpDeps, "metrics" | "queue" | "store"> {
-  /** The whole store: requests read it through one version's view each (store/views.ts), status reads all of it. */
+  /** The whole store: requests read it through one version's view each (store/read.ts versionViews), status reads all of it. */
   store: JobStore;
   config: Config;
   oauth: OAuthServer;

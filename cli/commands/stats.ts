@@ -1,5 +1,6 @@
 import { defineCommand } from "citty";
-import { inspectStore, type StoreStats } from "../../server/store/store.ts";
+import { inspectStore } from "../../server/store/store.ts";
+import type { StoreStats } from "../../server/store/indexes.ts";
 import { colorEnabled, createStyle, formatBytes, renderTable, terminalWidth, type Style } from "../format.ts";
 import { localConfig } from "../local.ts";
 

@@ -48,7 +48,7 @@ export async function searchJobs(unpinned: SearchDeps, request: SearchRequest): 
 }
 
 /**
- * `deps` reading one table version throughout (store/views.ts): the page, its facets, totals and
+ * `deps` reading one table version throughout (store/read.ts versionViews): the page, its facets, totals and
  * descriptions, and what the words were understood against, all from the version current now.
  */
 export async function oneVersion<D extends { store: StoreReader }>(deps: D): Promise<D> {

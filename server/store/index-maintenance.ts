@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import type { Logger } from "../log.ts";
 import { sideFile } from "./table-location.ts";
-import type { JobStore, VectorIndexState } from "./store.ts";
+import type { JobStore } from "./store.ts";
+import type { VectorIndexState } from "./indexes.ts";
 
 /** Default of VECTOR_INDEX_MIN_ROWS: below it exact search is fast enough and an index would not pay. */
 export const VECTOR_INDEX_MIN_ROWS = 20_000;

@@ -1,6 +1,6 @@
 import * as lancedb from "@lancedb/lancedb";
 import { DIMENSION_KEY, MODEL_KEY, TABLE_NAME } from "./schema.ts";
-import type { IndexState, StoreAdmin, VectorIndexState } from "./store.ts";
+import type { StoreAdmin } from "./store.ts";
 import { bytesUnder, type TableLocation } from "./table-location.ts";
 import { retryConflicts } from "./write.ts";
 
@@ -171,3 +171,41 @@ const cjkIndex = () =>
     baseTokenizer: "whitespace", lowercase: false, stem: false, removeStopWords: false, asciiFolding: false, withPosition: false,
   });
 
+export interface VectorIndexState {
+  indexedRows: number;
+  unindexedRows: number;
+  /** 1 after a build; each later load's optimize() adds a segment that searches visit separately. */
+  segments: number;
+}
+
+/** What `stats` reports of the table: counts, model, indexes, version and size. */
+export interface StoreStats {
+  postings: number;
+  bySource: Array<{ source: string; postings: number }>;
+  /** Most first; null = postings without a country. */
+  byCountry: Array<{ country: string | null; postings: number }>;
+  /** YYYY-MM of publish_time, oldest first. */
+  byMonth: Array<{ month: string; postings: number }>;
+  /** The embedding model the table was built with (schema metadata). */
+  model: { id: string | null; dimension: number | null };
+  indexes: IndexState[];
+  version: number;
+  /** The table's folder on disk, or its URI in the object store. */
+  path: string;
+  /** Bytes of every file or object in it (data, indexes, manifests, old versions not yet cleaned up). */
+  diskBytes: number;
+}
+
+export interface IndexState {
+  name: string;
+  /** vector: the ANN index; fts: full-text (BM25); scalar: filter indexes (btree, bitmap). */
+  kind: "vector" | "fts" | "scalar";
+  /** LanceDB's index type as its statistics name it, e.g. IVF_HNSW_SQ, FTS, BTREE, BITMAP. */
+  type: string;
+  /** The type as `listIndices()` names it, e.g. IvfHnswSq, Bitmap (the metrics label). */
+  listedType: string;
+  columns: string[];
+  indexedRows: number;
+  /** Rows added since the index was last brought up to date (searched without it). */
+  unindexedRows: number;
+}

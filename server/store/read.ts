@@ -12,13 +12,12 @@ import { readCountries, readFilterValues, readPosting } from "./postings.ts";
 import { CANDIDATE_COLUMNS } from "./schema.ts";
 import type { CandidateRow, Checkpoint, Facets, JobRow, KeywordClause, StoreReader, MemoryCopyHolder } from "./store.ts";
 import type { termStatsReader } from "./term-stats.ts";
-import { versionViews } from "./views.ts";
 
 /**
  * The searches' view of the table: nearest vectors and keyword matches among the postings a filter
  * admits (the filter runs inside LanceDB), decoded postings kept by content hash, and the facets.
  * `table` follows the latest version; `view()` gives a reader pinned to the version current now
- * (views.ts), opened through `openAt`, which a request reads throughout.
+ * (versionViews below), opened through `openAt`, which a request reads throughout.
  */
 export function createReader(
   table: lancedb.Table,
@@ -175,6 +174,35 @@ function readerOver(
     ...clusterReader(table),
   };
 }
+
+/**
+ * One table version per answer. The store's own table follows the latest version (it looks for
+ * other processes' writes every READ_CONSISTENCY_MS), so two reads of one request could straddle a
+ * load or a delete: a page from one version and its facets from the next. A request therefore reads
+ * through a view: a handle checked out at the version current when the request began, whose every
+ * read (nearest, keyword, facets, descriptions, postings) answers from that version. Views are
+ * opened once per version and shared, so at any moment every endpoint reads the same version, and a
+ * deleted or replaced posting leaves all of them at once.
+ */
+export function versionViews(latest: lancedb.Table, openAt: (version: number) => Promise<StoreReader>): () => Promise<StoreReader> {
+  const views = new Map<number, Promise<StoreReader>>();
+  return async () => {
+    const version = await latest.version();
+    let view = views.get(version);
+    if (view === undefined) {
+      view = openAt(version);
+      views.set(version, view);
+      // A failed opening (the version cleaned up meanwhile) is not kept: the next request opens again.
+      view.catch(() => views.get(version) === view && views.delete(version));
+      // Requests under way keep the older views they hold; new ones get this one.
+      for (const held of [...views.keys()].sort((a, b) => a - b).slice(0, -KEPT_VERSIONS)) views.delete(held);
+    }
+    return view;
+  };
+}
+
+/** Views kept open: the current version's and the one before (requests that began on it are finishing). */
+const KEPT_VERSIONS = 2;
 
 /** A candidate from its stored result_json (fields and ranking terms) and its vector; `encode` makes its term sets. */
 export function decodeCandidate(json: string, vector: Float32Array, encode: (terms: RankingTerms) => RowTerms = rowTerms): CandidateRow {

@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import * as lancedb from "@lancedb/lancedb";
 import type { RowTerms } from "../text/rank-terms.ts";
 import type { ClusterFacts, readUnclustered, SameJobPosting, StoredCluster } from "./clusters.ts";
-import { createAdmin, vectorIndexPresence } from "./indexes.ts";
+import { createAdmin, vectorIndexPresence, type IndexState, type StoreStats, type VectorIndexState } from "./indexes.ts";
 import { createReader } from "./read.ts";
 import { TEXT_FORMAT } from "../text/fold.ts";
 import { DIMENSION_KEY, MODEL_KEY, TABLE_NAME, TEXT_FORMAT_KEY, jobsSchema, type StoredJob } from "./schema.ts";
@@ -85,44 +85,6 @@ export interface Facets {
   companies: Array<{ name: string; postings: number }>;
 }
 
-export interface VectorIndexState {
-  indexedRows: number;
-  unindexedRows: number;
-  /** 1 after a build; each later load's optimize() adds a segment that searches visit separately. */
-  segments: number;
-}
-
-/** What `stats` reports of the table: counts, model, indexes, version and size. */
-export interface StoreStats {
-  postings: number;
-  bySource: Array<{ source: string; postings: number }>;
-  /** Most first; null = postings without a country. */
-  byCountry: Array<{ country: string | null; postings: number }>;
-  /** YYYY-MM of publish_time, oldest first. */
-  byMonth: Array<{ month: string; postings: number }>;
-  /** The embedding model the table was built with (schema metadata). */
-  model: { id: string | null; dimension: number | null };
-  indexes: IndexState[];
-  version: number;
-  /** The table's folder on disk, or its URI in the object store. */
-  path: string;
-  /** Bytes of every file or object in it (data, indexes, manifests, old versions not yet cleaned up). */
-  diskBytes: number;
-}
-
-export interface IndexState {
-  name: string;
-  /** vector: the ANN index; fts: full-text (BM25); scalar: filter indexes (btree, bitmap). */
-  kind: "vector" | "fts" | "scalar";
-  /** LanceDB's index type as its statistics name it, e.g. IVF_HNSW_SQ, FTS, BTREE, BITMAP. */
-  type: string;
-  /** The type as `listIndices()` names it, e.g. IvfHnswSq, Bitmap (the metrics label). */
-  listedType: string;
-  columns: string[];
-  indexedRows: number;
-  /** Rows added since the index was last brought up to date (searched without it). */
-  unindexedRows: number;
-}
 
 /** What searches read. */
 export interface StoreReader {
@@ -133,7 +95,7 @@ export interface StoreReader {
   version(): Promise<number>;
   /**
    * A reader pinned to the version current now: a request reads through one, so its page, facets
-   * and totals come from one version (views.ts). A view's view() is itself.
+   * and totals come from one version (versionViews). A view's view() is itself.
    */
   view(): Promise<StoreReader>;
   /** Settles when searches are answered from memory (or will not be: the table is larger than the bound). */

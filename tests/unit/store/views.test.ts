@@ -9,7 +9,7 @@ import { fixturePostings } from "../../support/fixtures/postings.ts";
 import { MODELS_DIR, runCli, tempDir } from "../../support/helpers.ts";
 
 /*
- * One table version per answer (store/views.ts): a view keeps reading the version it was opened
+ * One table version per answer (store/read.ts versionViews): a view keeps reading the version it was opened
  * at while loads and deletes move the table on; a view opened after the write reads the new one.
  */
 
