@@ -12,6 +12,7 @@ import { openapiDocument } from "./openapi/document.ts";
 import { createFairQueue } from "./search/fair-queue.ts";
 import { oauthRoutes } from "./routes/oauth.ts";
 import { opsRoutes } from "./routes/ops.ts";
+import { savedRoutes } from "./routes/saved.ts";
 import { searchRoutes } from "./routes/search.ts";
 import { webRoutes } from "./routes/web.ts";
 
@@ -53,6 +54,7 @@ export function createApp(deps: AppDeps) {
     .onAfterResponse({ as: "global" }, finish)
     .use(opsRoutes({ config: deps.config, metrics, status }))
     .use(searchRoutes(routeDeps))
+    .use(savedRoutes(routeDeps))
     .use(mcpRoutes(routeDeps))
     .use(oauthRoutes(deps))
     .use(openapiDocument())

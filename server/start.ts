@@ -13,6 +13,7 @@ import { openWriteLock } from "./store/write-lease.ts";
 import { maintainVectorIndex } from "./store/index-maintenance.ts";
 import { createResultCache } from "./cache/result-cache.ts";
 import { openStore, type JobStore } from "./store/store.ts";
+import { openSavedSearches } from "./saved/open.ts";
 import { prepareUnderstanding } from "./search/echo.ts";
 import { memoryCopyUpTo } from "./memory/holder.ts";
 import { releaseFreedMemory, tuneAllocator } from "./memory/trim.ts";
@@ -69,7 +70,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
     await prepareUnderstanding({ store });
     return store;
   });
-  const [embedder, store, keys] = await Promise.all([loading, opening, openKeys(config)]);
+  const [embedder, store, keys, saved] = await Promise.all([loading, opening, openKeys(config), openSavedSearches(config)]);
   const oauth = await createOAuthServer({ config, keys });
   const limiter = options.limiter ?? createRateLimiter(config.rateLimit, log);
   // Writes take the table's write lease: a file lock in DATA_DIR, or for an object store REDIS_URL's.
@@ -84,7 +85,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   const warmStarted = performance.now();
   void store.warm().then(() => log.info("hot_path", { ...store.memoryCopy(), ms: Math.round(performance.now() - warmStarted) }));
   const app = createApp({
-    config, store, embedder, cache, keys, log, limiter, oauth, verifyBearer: oauth.verifyBearer, indexBuilding: indexing?.building,
+    config, store, embedder, cache, keys, saved, log, limiter, oauth, verifyBearer: oauth.verifyBearer, indexBuilding: indexing?.building,
   });
   const server = app.listen({
     port: config.port,
@@ -125,6 +126,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
       await store.settle();
       store.close();
       keys.close();
+      saved.close();
     },
   };
 }

@@ -264,6 +264,8 @@ function toStoredJob(record: ValidJobRecord, hash: string, vector: Float32Array)
     content_hash: hash,
     ...terms,
     result_json: JSON.stringify({ id: job.id, ...resultFields(job), country: job.country, ...terms }),
+    // Set when written (store/write.ts): a posting stored before keeps its first time.
+    loaded_at: null,
     vector,
   };
 }

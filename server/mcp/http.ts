@@ -17,11 +17,14 @@ import { notePrincipal, noteTool, requestIdOf } from "../ops/request-context.ts"
 import { mcpOperation } from "../openapi/mcp-operations.ts";
 import type { FairQueue } from "../search/fair-queue.ts";
 import type { SearchDeps } from "../search/search.ts";
+import type { SavedSearchStore } from "../saved/store.ts";
 import { jsonRpcError, refusedInBatch } from "./errors.ts";
 import { createMcpServer } from "./server.ts";
 
 export interface McpDeps extends SearchDeps {
   keys: KeyStore;
+  /** Saved searches (server/saved/): the tools save_search, list_saved_searches, check_new_jobs. */
+  saved: SavedSearchStore;
   log: Logger;
   limiter: RateLimiter;
   config: Config;

@@ -49,6 +49,8 @@ export interface StoredJob {
    * absent), rank_terms and cjk_text. One column instead of fifteen: each column read costs ~1 ms.
    */
   result_json: string;
+  /** When a load first stored this id (epoch ms; kept when the id is loaded again); null for tables loaded before it was recorded. See loaded.ts. */
+  loaded_at: number | null;
   vector: Float32Array;
 }
 
@@ -85,6 +87,7 @@ export function jobsSchema(modelId: string, dimension: number): Schema {
     text("cjk_text", false),
     text("rank_terms", false),
     text("result_json", false),
+    new Field("loaded_at", new Float64(), true),
     new Field("vector", new FixedSizeList(dimension, new Field("item", new Float32(), true)), false),
   ];
   const metadata = new Map([
