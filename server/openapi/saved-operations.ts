@@ -99,7 +99,7 @@ export const savedFeedTokenOperation = operation({
 export const savedFeedOperation = operation({
   tags: TAGS,
   summary: "A saved search's Atom feed",
-  description: "Atom 1.0, no key: the token in the URL is the credential. Entries: the postings first loaded in the last 14 days that match, best first; each entry's id is the posting's stable URN.",
+  description: "Atom 1.0, no key: the token in the URL is the credential. Entries: the postings first loaded since the search was saved, in the last 14 days, that match, best first; each entry's id is the posting's stable URN.",
   parameters: [{ name: "token", in: "path", required: true, description: "The token of feed_url", schema: { type: "string" } }],
   responses: {
     200: { description: "The feed", content: { "application/atom+xml": { schema: { type: "string" } } } },

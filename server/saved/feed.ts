@@ -5,7 +5,7 @@ import type { SavedRecord } from "./store.ts";
 
 /*
  * A saved search as an Atom 1.0 feed (RFC 4287), at GET /v1/feeds/{token}: the postings first loaded
- * in the last FEED_WINDOW_DAYS that match it, best first. Reading it moves no cursor (a feed reader
+ * since it was saved, in the last FEED_WINDOW_DAYS, that match it, best first. Reading it moves no cursor (a feed reader
  * keeps its own, by entry id); the token in the URL is the only credential, so it is long and random,
  * and dies with the saved search or when rotated. Pages are kept per table version (a feed reader
  * polls; the answer changes only with a load).
@@ -20,7 +20,7 @@ export async function savedSearchFeed(deps: SearchDeps, record: SavedRecord, sel
   const day = Math.floor(Date.now() / 86_400_000);
   const cached = FEEDS.get(key);
   if (cached && cached.day === day) return cached.xml;
-  const since = Math.max(0, Date.now() - FEED_WINDOW_DAYS * 86_400_000);
+  const since = Math.max(0, Date.parse(record.createdAt) || 0, Date.now() - FEED_WINDOW_DAYS * 86_400_000);
   const found = await newMatchesSince(deps, record, since);
   const xml = atom(record, selfUrl, found.results, found.loadedAt);
   FEEDS.set(key, { xml, day });

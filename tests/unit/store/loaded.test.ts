@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import * as lancedb from "@lancedb/lancedb";
+import { Schema } from "apache-arrow";
 import { rmSync } from "node:fs";
 import { loadEmbedder, type Embedder } from "../../../server/embedding/embedder.ts";
 import { ingestRecords } from "../../../server/ingest/ingest.ts";
 import { latestLoad, loadedAfter } from "../../../server/store/loaded.ts";
+import { jobsSchema, TABLE_NAME } from "../../../server/store/schema.ts";
 import { openStore, type JobStore } from "../../../server/store/store.ts";
 import { fixturePostings } from "../../support/fixtures/postings.ts";
 import { MODELS_DIR, tempDir } from "../../support/helpers.ts";
@@ -40,4 +43,22 @@ test("a load stamps new ids; loading them again, changed or not, keeps the first
   expect(fresh.map((p) => p.id)).toEqual(["later"]);
   expect(await latestLoad(store.table)).toBe(fresh[0]!.loadedAt);
   expect(fresh[0]!.loadedAt).toBeGreaterThan(first);
+});
+
+test("a table made before the column gets it at the next load; its older postings are never new", async () => {
+  const old = tempDir();
+  try {
+    const full = jobsSchema(embedder.modelId, embedder.dimension);
+    const db = await lancedb.connect(old);
+    await db.createEmptyTable(TABLE_NAME, new Schema(full.fields.filter((f) => f.name !== "loaded_at"), full.metadata));
+    db.close();
+    const legacy = await openStore({ dataDir: old, modelId: embedder.modelId, dimension: embedder.dimension });
+    expect(await loadedAfter(legacy.table, 0)).toEqual([]);
+    await ingestRecords({ store: legacy, embedder }, records(fixturePostings().slice(0, 2)));
+    expect((await loadedAfter(legacy.table, 0)).length).toBe(2);
+    await legacy.settle();
+    legacy.close();
+  } finally {
+    rmSync(old, { recursive: true, force: true });
+  }
 });
