@@ -128,7 +128,8 @@ async function serveMcp(deps: McpDeps, request: Request, requestId: string): Pro
 /** The SDK's answer to `body` (already read within the limit), in a fresh stateless server and transport. */
 async function runSdk(deps: McpDeps, request: Request, principal: Principal, body: string, requestId: string): Promise<Response> {
   let failed = false;
-  const server = createMcpServer({ ...deps, turns: () => deps.queue.turn(principal.id) }, {
+  const caller = { owner: principal.id, base: baseUrl(deps.config.publicUrl, request), saved: deps.saved, config: deps.config };
+  const server = createMcpServer({ ...deps, turns: () => deps.queue.turn(principal.id), caller }, {
     requestId,
     onInternalError: () => (failed = true),
     onToolCall: (tool, args) => noteTool(request, tool, args),
