@@ -4,7 +4,8 @@ import { errorResponse } from "./http/error-response.ts";
 import type { OAuthServer } from "./auth/oauth/server.ts";
 import type { Config } from "./config.ts";
 import { mcpRoutes, type McpDeps } from "./mcp/http.ts";
-import { createMetrics } from "./ops/metrics.ts";
+import { createMetrics, type WebhookTallies } from "./ops/metrics.ts";
+import type { Outbox } from "./saved/outbox.ts";
 import { beginRequest, requestContext, requestIdOf } from "./ops/request-context.ts";
 import { createRequestObserver } from "./ops/request-log.ts";
 import { createServiceStatus } from "./ops/status.ts";
@@ -18,6 +19,10 @@ import { webRoutes } from "./routes/web.ts";
 
 export interface AppDeps extends Omit<McpDeps, "metrics" | "queue"> {
   config: Config;
+  /** The webhook outbox and delivery log (server/saved/outbox.ts). */
+  outbox: Outbox;
+  /** The webhook sender's tallies, for /metrics; absent = no sender in this process. */
+  webhooks?: WebhookTallies;
   oauth: OAuthServer;
   /** Whether a background ANN index build is running (reported by /readyz). */
   indexBuilding?: () => boolean;
@@ -31,7 +36,7 @@ export interface AppDeps extends Omit<McpDeps, "metrics" | "queue"> {
  */
 export function createApp(deps: AppDeps) {
   const status = createServiceStatus(deps);
-  const metrics = createMetrics(status, deps.cache);
+  const metrics = createMetrics(status, deps.cache, deps.webhooks);
   const finish = createRequestObserver({ log: deps.log, metrics });
   const queue = createFairQueue();
   const routeDeps = { ...deps, metrics, queue, timeoutMs: deps.config.limits.searchTimeoutMs, onCancelled: metrics.observeCancelled };

@@ -98,6 +98,8 @@ const ConfigSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** Attempts of one delivery before it is given up (logged, counted, kept in the delivery log). */
   WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(12),
+  /** How often the sender looks for a new table version and for deliveries due. */
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(2000),
   /** The first retry's wait; each next one doubles it (at most an hour), with jitter. */
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(30_000),
 }).refine((c) => c.SERVER_PROCESSES === 1 || process.platform === "linux", {
@@ -158,7 +160,7 @@ export interface Config {
   redisUrl?: string;
   saved: {
     maxPerOwner: number;
-    webhooks: { allowPrivate: boolean; timeoutMs: number; maxAttempts: number; retryBaseMs: number };
+    webhooks: { allowPrivate: boolean; timeoutMs: number; maxAttempts: number; retryBaseMs: number; pollMs: number };
   };
   oauth: {
     accessTokenTtlSeconds: number;
@@ -214,7 +216,7 @@ export function loadConfig(env: Record<string, string | undefined> = Bun.env): C
     ...(c.REDIS_URL ? { redisUrl: c.REDIS_URL } : {}),
     saved: {
       maxPerOwner: c.SAVED_SEARCHES_MAX,
-      webhooks: { allowPrivate: c.WEBHOOK_ALLOW_PRIVATE, timeoutMs: c.WEBHOOK_TIMEOUT_MS, maxAttempts: c.WEBHOOK_MAX_ATTEMPTS, retryBaseMs: c.WEBHOOK_RETRY_BASE_MS },
+      webhooks: { allowPrivate: c.WEBHOOK_ALLOW_PRIVATE, timeoutMs: c.WEBHOOK_TIMEOUT_MS, maxAttempts: c.WEBHOOK_MAX_ATTEMPTS, retryBaseMs: c.WEBHOOK_RETRY_BASE_MS, pollMs: c.WEBHOOK_POLL_MS },
     },
     oauth: {
       accessTokenTtlSeconds: c.ACCESS_TOKEN_TTL_S,

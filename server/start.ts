@@ -13,7 +13,9 @@ import { openWriteLock } from "./store/write-lease.ts";
 import { maintainVectorIndex } from "./store/index-maintenance.ts";
 import { createResultCache } from "./cache/result-cache.ts";
 import { openStore, type JobStore } from "./store/store.ts";
-import { openSavedSearches } from "./saved/open.ts";
+import { openSavedSearches, openWebhookOutbox } from "./saved/open.ts";
+import { openSenderLease } from "./saved/lease.ts";
+import { startWebhooks, type WebhookSender } from "./saved/webhooks.ts";
 import { prepareUnderstanding } from "./search/echo.ts";
 import { memoryCopyUpTo } from "./memory/holder.ts";
 import { releaseFreedMemory, tuneAllocator } from "./memory/trim.ts";
@@ -30,6 +32,8 @@ export interface RunningServer {
   store: JobStore;
   keys: KeyStore;
   embedder: Embedder;
+  /** The webhook sender of this process (saved/webhooks.ts). */
+  webhooks: WebhookSender;
   /** The other server processes (SERVER_PROCESSES > 1, primary only); none otherwise. */
   workers(): number[];
   stop(): Promise<void>;
@@ -70,7 +74,9 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
     await prepareUnderstanding({ store });
     return store;
   });
-  const [embedder, store, keys, saved] = await Promise.all([loading, opening, openKeys(config), openSavedSearches(config)]);
+  const [embedder, store, keys, saved, outbox, lease] = await Promise.all([
+    loading, opening, openKeys(config), openSavedSearches(config), openWebhookOutbox(config), openSenderLease(config),
+  ]);
   const oauth = await createOAuthServer({ config, keys });
   const limiter = options.limiter ?? createRateLimiter(config.rateLimit, log);
   // Writes take the table's write lease: a file lock in DATA_DIR, or for an object store REDIS_URL's.
@@ -84,8 +90,10 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   // Searches are answered from memory once the table is read in; LanceDB answers them until then.
   const warmStarted = performance.now();
   void store.warm().then(() => log.info("hot_path", { ...store.memoryCopy(), ms: Math.round(performance.now() - warmStarted) }));
+  // Every process runs a sender; the one holding the lease sends (saved/webhooks.ts).
+  const webhooks = startWebhooks({ store, embedder, saved, outbox, lease, config, log }, config.saved.webhooks.pollMs);
   const app = createApp({
-    config, store, embedder, cache, keys, saved, log, limiter, oauth, verifyBearer: oauth.verifyBearer, indexBuilding: indexing?.building,
+    config, store, embedder, cache, keys, saved, outbox, webhooks, log, limiter, oauth, verifyBearer: oauth.verifyBearer, indexBuilding: indexing?.building,
   });
   const server = app.listen({
     port: config.port,
@@ -114,12 +122,13 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   }
 
   return {
-    url, port, store, keys, embedder,
+    url, port, store, keys, embedder, webhooks,
     workers: () => workers?.pids() ?? [],
     async stop() {
       clearInterval(trimming);
       await Promise.all([app.stop(), workers?.stop()]);
       await indexing?.stop();
+      await webhooks.stop();
       writes?.close();
       await limiter.close();
       oauth.close();
@@ -127,6 +136,8 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
       store.close();
       keys.close();
       saved.close();
+      outbox.close();
+      lease.close();
     },
   };
 }

@@ -92,6 +92,24 @@ export const NewJobsSchema = z.object({
 });
 export type NewJobs = z.infer<typeof NewJobsSchema>;
 
+/** One webhook delivery as its log shows it. */
+export const DeliverySchema = z.object({
+  id: z.string().describe("The delivery's id: its Idempotency-Key, the same on every attempt"),
+  status: z.enum(["pending", "delivered", "failed"]).describe("pending: to be (re)tried at next_attempt_at; delivered: a 2xx came back; failed: given up"),
+  attempts: z.number().int(),
+  postings: z.number().int().describe("New postings it carries"),
+  since: z.string(),
+  cursor: z.string(),
+  created_at: z.string(),
+  delivered_at: z.string().nullable(),
+  next_attempt_at: z.string().nullable(),
+  last_status: z.number().int().nullable().describe("The receiver's last HTTP status, null when it did not answer"),
+  last_error: z.string().nullable(),
+});
+export type DeliveryView = z.infer<typeof DeliverySchema>;
+
+export const DeliveryLogSchema = z.object({ total: z.number().int(), deliveries: z.array(DeliverySchema).describe("Newest first") });
+
 // --- internal ---
 
 function readName(value: unknown): string {

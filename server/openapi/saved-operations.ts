@@ -106,3 +106,23 @@ export const savedFeedOperation = operation({
     404: json("No saved search has this feed token (deleted, or the token was rotated)", ref("Error"), { notFound: { request_id: REQUEST_ID, error: "feed not found", error_code: "NOT_FOUND" } }),
   },
 });
+
+export const savedDeliveriesOperation = operation({
+  tags: TAGS,
+  summary: "A saved search's webhook deliveries",
+  description: "Its webhook deliveries, newest first (the last 100 finished ones and every pending one): status, attempts, the receiver's last answer, the next attempt.",
+  security: API_KEY,
+  parameters: [ID],
+  responses: {
+    200: json("The delivery log", ref("DeliveryLog"), {
+      log: {
+        request_id: REQUEST_ID, total: 1, deliveries: [{
+          id: `${SAVED_EXAMPLE.id}.1789372800000.1789459200000`, status: "delivered", attempts: 2, postings: 3, since: "2026-09-14T08:00:00.000Z", cursor: "2026-09-15T08:00:00.000Z",
+          created_at: "2026-09-15T08:00:02.000Z", delivered_at: "2026-09-15T08:00:33.000Z", next_attempt_at: null, last_status: 200, last_error: null,
+        }],
+      },
+    }),
+    ...notFound(),
+    ...commonErrors(),
+  },
+});

@@ -9,11 +9,13 @@ import { corsHeaders, preflightResponse } from "../http/cors.ts";
 import type { Metrics } from "../ops/metrics.ts";
 import { notePrincipal, requestIdOf } from "../ops/request-context.ts";
 import {
-  savedCreateOperation, savedDeleteOperation, savedFeedOperation, savedFeedTokenOperation, savedGetOperation, savedListOperation, savedNewOperation,
+  savedCreateOperation, savedDeleteOperation, savedDeliveriesOperation, savedFeedOperation, savedFeedTokenOperation, savedGetOperation, savedListOperation, savedNewOperation,
 } from "../openapi/saved-operations.ts";
 import type { FairQueue } from "../search/fair-queue.ts";
 import type { SearchDeps } from "../search/search.ts";
 import { savedSearchFeed } from "../saved/feed.ts";
+import { deliveryView } from "../saved/saved.ts";
+import { LOG_KEPT, type Outbox } from "../saved/outbox.ts";
 import { claimNewMatches, newJobsBody, newMatchesSince } from "../saved/new-jobs.ts";
 import { createSavedSearch, deleteSavedSearch, findSavedSearch, listSavedSearches, rotateFeedToken, savedView, type SavedDeps } from "../saved/saved.ts";
 import { jsonBody } from "./search.ts";
@@ -24,7 +26,7 @@ import { jsonBody } from "./search.ts";
  * for new postings (a search) also takes one of its slots in flight and its turn in the fair queue.
  * GET /v1/feeds/{token}: a saved search's Atom feed, no key (the token is the credential).
  */
-export function savedRoutes(deps: SavedDeps & { keys: KeyStore; limiter: RateLimiter; metrics: Metrics; queue: FairQueue }) {
+export function savedRoutes(deps: SavedDeps & { keys: KeyStore; limiter: RateLimiter; metrics: Metrics; queue: FairQueue; outbox: Outbox }) {
   const authorize = async (request: Request) => {
     const principal = await requireApiKey(deps.keys, request.headers.get("x-api-key"));
     notePrincipal(request, principal);
@@ -75,9 +77,16 @@ export function savedRoutes(deps: SavedDeps & { keys: KeyStore; limiter: RateLim
     .delete("/v1/saved-searches/:id", async ({ request, params }) => {
       const principal = await authorize(request);
       await deleteSavedSearch(deps, principal.id, params.id);
+      await deps.outbox.forget(params.id);
       return new Response(null, { status: 204 });
     }, { detail: savedDeleteOperation })
     .get("/v1/saved-searches/:id/new", ({ request, params }) => check(request, params.id), { detail: savedNewOperation })
+    .get("/v1/saved-searches/:id/deliveries", async ({ request, params }) => {
+      const principal = await authorize(request);
+      await findSavedSearch(deps, principal.id, params.id);
+      const deliveries = (await deps.outbox.log(params.id, LOG_KEPT)).map(deliveryView);
+      return { request_id: requestIdOf(request), total: deliveries.length, deliveries };
+    }, { detail: savedDeliveriesOperation })
     .post("/v1/saved-searches/:id/feed-token", async ({ request, params }) => {
       const principal = await authorize(request);
       return { request_id: requestIdOf(request), ...(await rotateFeedToken(deps, principal.id, params.id, base(request))) };

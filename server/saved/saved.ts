@@ -1,9 +1,10 @@
 import { AppError } from "../../shared/errors.ts";
-import { formatCursor, parseSavedSearch, type CreatedSavedSearch, type SavedSearch } from "../../shared/saved.ts";
+import { formatCursor, parseSavedSearch, type CreatedSavedSearch, type DeliveryView, type SavedSearch } from "../../shared/saved.ts";
 import type { Interface } from "../../shared/search.ts";
 import type { Config } from "../config.ts";
 import type { SearchDeps } from "../search/search.ts";
 import { latestLoad } from "../store/loaded.ts";
+import type { Delivery } from "./outbox.ts";
 import type { SavedRecord, SavedSearchStore } from "./store.ts";
 import { checkWebhookTarget } from "./webhook-target.ts";
 
@@ -59,6 +60,16 @@ export function savedView(record: SavedRecord, base: string): SavedSearch {
     webhook_url: record.webhook?.url ?? null,
     created_at: record.createdAt,
     cursor: formatCursor(record.cursor),
+  };
+}
+
+/** A delivery as its log shows it (no body, no secret). */
+export function deliveryView(d: Delivery): DeliveryView {
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    id: d.id, status: d.status, attempts: d.attempts, postings: (JSON.parse(d.body) as { total: number }).total,
+    since: formatCursor(d.since), cursor: formatCursor(d.cursor), created_at: new Date(d.createdAt).toISOString(),
+    delivered_at: iso(d.deliveredAt), next_attempt_at: d.status === "pending" ? iso(d.nextAt) : null, last_status: d.lastStatus, last_error: d.lastError,
   };
 }
 

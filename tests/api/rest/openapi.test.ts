@@ -48,6 +48,7 @@ describe("GET /openapi/json", () => {
       "/v1/match",
       "/v1/saved-searches",
       "/v1/saved-searches/{id}",
+      "/v1/saved-searches/{id}/deliveries",
       "/v1/saved-searches/{id}/feed-token",
       "/v1/saved-searches/{id}/new",
       "/v1/search",
