@@ -2,7 +2,7 @@ import type { RedisClient } from "bun";
 import { savedConflict } from "../../shared/saved.ts";
 import { randomSecret } from "../auth/secrets.ts";
 import { defineScript, runScript } from "../redis.ts";
-import { nameTaken, newRecord, type SavedRecord, type SavedSearchStore } from "./store.ts";
+import { FEED_TOKEN, nameTaken, newRecord, SAVED_ID, type SavedRecord, type SavedSearchStore } from "./store.ts";
 
 /**
  * Saved searches in Redis, beside the API keys, for several processes and replicas: a hash
@@ -18,7 +18,9 @@ export function openRedisSavedSearchStore(redis: RedisClient, options: { prefix?
   const names = (owner: string) => `${prefix}saved:names:${owner}`;
   const feed = (token: string) => `${prefix}saved:feed:${token}`;
   const webhooks = `${prefix}saved:webhooks`;
-  const read = async (id: string): Promise<SavedRecord | undefined> => fromHash(id, (await redis.send("HGETALL", [keyOf(id)])) as Record<string, string> | null);
+  // An id or token not of our making names no key of ours (a hostile one could name another type's key).
+  const read = async (id: string): Promise<SavedRecord | undefined> =>
+    SAVED_ID.test(id) ? fromHash(id, (await redis.send("HGETALL", [keyOf(id)])) as Record<string, string> | null) : undefined;
   const owned = async (owner: string, id: string) => {
     const record = await read(id);
     return record?.owner === owner ? record : undefined;
@@ -46,17 +48,20 @@ export function openRedisSavedSearchStore(redis: RedisClient, options: { prefix?
       return Number(await runScript(redis, REMOVE, [keyOf(id), ownerSet(owner), names(owner), webhooks], [id, owner, `${prefix}saved:feed:`])) === 1;
     },
     async byFeedToken(token) {
+      if (!FEED_TOKEN.test(token)) return undefined;
       const id = await redis.send("GET", [feed(token)]);
       if (typeof id !== "string") return undefined;
       const record = await read(id);
       return record?.feedToken === token ? record : undefined;
     },
     async rotateFeedToken(owner, id) {
+      if (!SAVED_ID.test(id)) return undefined;
       const token = randomSecret();
       const done = Number(await runScript(redis, ROTATE, [keyOf(id), feed(token)], [owner, id, token, `${prefix}saved:feed:`]));
       return done === 1 ? token : undefined;
     },
     async advance(id, which, from, to) {
+      if (!SAVED_ID.test(id)) return false;
       const field = which === "poll" ? "cursor" : "webhook_cursor";
       return Number(await runScript(redis, ADVANCE, [keyOf(id)], [field, String(from), String(to)])) === 1;
     },

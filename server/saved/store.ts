@@ -128,6 +128,10 @@ export function newRecord(owner: string, input: SavedSearchInput, options: Creat
   };
 }
 
+/** What ids and feed tokens look like (16 hex; 43 base64url characters): anything else is no saved search. */
+export const SAVED_ID = /^[0-9a-f]{16}$/;
+export const FEED_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
 export function nameTaken(name: string) {
   return savedConflict(`a saved search named ${JSON.stringify(name)} exists; choose another name or delete it first`);
 }

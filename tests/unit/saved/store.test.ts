@@ -66,6 +66,20 @@ describe.each(backends)("%s", (_, open) => {
     store.close();
   });
 
+  test("an id or token not of its making finds nothing, whatever key it could name", async () => {
+    const store = await open();
+    const r = await store.create("key:h", { name: "h", params: { q: "a" } }, options);
+    for (const id of ["owner:key:h", "names:key:h", "webhooks", `${r.id}\u0000`, "x".repeat(5000), "' OR 1=1 --"]) {
+      expect(await store.get("key:h", id)).toBeUndefined();
+      expect(await store.remove("key:h", id)).toBe(false);
+      expect(await store.rotateFeedToken("key:h", id)).toBeUndefined();
+      expect(await store.advance(id, "poll", 1000, 2000)).toBe(false);
+      expect(await store.byFeedToken(id)).toBeUndefined();
+    }
+    expect((await store.get("key:h", r.id))?.cursor).toBe(1000);
+    store.close();
+  });
+
   test("a rotated feed token replaces the old one; reopened, everything is still there", async () => {
     const store = await open();
     const r = await store.create("key:f", { name: "feed", params: { q: "a" } }, options);
