@@ -1,9 +1,10 @@
 /**
  * A real webhook receiver on loopback for the tests: it answers each request as told (`ok`, `fail`
- * with a 500, `hang` without answering until the test ends), records every request, and lets a test
+ * with a 500, `hang` without answering until the test ends, `redirect` a 302 elsewhere, `big` a 200
+ * with an endless body), records every request, and lets a test
  * wait for the next one (an event, never a sleep).
  */
-export type Behaviour = "ok" | "fail" | "hang";
+export type Behaviour = "ok" | "fail" | "hang" | "redirect" | "big";
 
 export interface ReceivedHook {
   headers: Record<string, string>;
@@ -50,9 +51,18 @@ export function startReceiver(): Receiver {
       received.push({ headers: Object.fromEntries(request.headers), body: await request.text(), answered });
       for (const waiter of waiters.splice(0)) waiter();
       if (answered === "hang") await hung;
-      return answered === "fail" ? new Response("not now", { status: 500 }) : new Response("thanks");
+      if (answered === "fail") return new Response("not now", { status: 500 });
+      if (answered === "redirect") return new Response(null, { status: 302, headers: { location: "http://127.0.0.1:9/elsewhere" } });
+      if (answered === "big") return new Response(endless());
+      return new Response("thanks");
     },
   });
   receiver.url = `http://127.0.0.1:${server.port}/hook`;
   return receiver;
+}
+
+/** A body that never ends (1 MiB chunks): the sender must stop reading on its own. */
+function endless(): ReadableStream<Uint8Array> {
+  const chunk = new Uint8Array(1024 * 1024).fill(120);
+  return new ReadableStream({ pull: (controller) => controller.enqueue(chunk) });
 }

@@ -19,7 +19,7 @@ beforeAll(async () => {
   receiver = startReceiver();
   t = await startTestServer({
     records: fixturePostings(),
-    env: { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_TIMEOUT_MS: "300", WEBHOOK_RETRY_BASE_MS: "20", WEBHOOK_POLL_MS: "50" },
+    env: { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_TIMEOUT_MS: "1000", WEBHOOK_RETRY_BASE_MS: "20", WEBHOOK_POLL_MS: "50" },
   });
   const response = await fetch(`${t.url}/v1/saved-searches`, {
     method: "POST", headers: { "x-api-key": t.apiKey, "content-type": "application/json" },
@@ -43,8 +43,14 @@ async function loadNurses(count: number): Promise<string[]> {
   return records.map((r) => r.ref);
 }
 
+const deliveries = async () => ((await (await fetch(`${t.url}/v1/saved-searches/${saved.id}/deliveries`, { headers: { "x-api-key": t.apiKey } })).json()) as { deliveries: any[] }).deliveries;
+/** Round after round of the sender (each ends with the outbox updated) until the newest delivery is marked. */
+async function settled(): Promise<any[]> {
+  while ((await deliveries())[0]?.status === "pending") await t.server.webhooks.tick();
+  return deliveries();
+}
 const idsOf = (hook: ReceivedHook) => (JSON.parse(hook.body) as { results: Array<{ id: string }> }).results.map((r) => r.id).sort();
-const delivered = (received: ReceivedHook[]) => received.filter((hook) => hook.answered === "ok");
+const delivered = (received: ReceivedHook[]) => received.filter((hook) => hook.answered === "ok" || hook.answered === "big");
 
 describe("webhooks", () => {
   test("the secret is shown once, at creation", async () => {
@@ -73,10 +79,10 @@ describe("webhooks", () => {
     expect(body).toMatchObject({ delivery_id: [...keys][0], saved_search: { id: saved.id, name: "nurses" }, total: 2 });
     expect(idsOf(attempts[0]!)).toEqual(loaded.sort());
 
-    await t.server.webhooks.tick();
-    const log = (await (await fetch(`${t.url}/v1/saved-searches/${saved.id}/deliveries`, { headers: { "x-api-key": t.apiKey } })).json()) as { deliveries: any[] };
-    expect(log.deliveries).toHaveLength(1);
-    expect(log.deliveries[0]).toMatchObject({ id: [...keys][0], status: "delivered", attempts: 3, postings: 2, last_status: 200, last_error: null, next_attempt_at: null });
+    const log = await settled();
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatchObject({ id: [...keys][0], status: "delivered", attempts: 3, postings: 2, last_status: 200, last_error: null, next_attempt_at: null });
+    await t.server.webhooks.tick(); // a whole round after it: the pending count is the outbox's now
     const metrics = await (await fetch(`${t.url}/metrics`)).text();
     expect(metrics).toContain('jobsearch_webhook_deliveries_total{outcome="delivered"} 1');
     expect(metrics).toContain('jobsearch_webhook_deliveries_total{outcome="retry"} 2');
@@ -95,5 +101,17 @@ describe("webhooks", () => {
     // The `new` check has its own cursor: the webhook took nothing from it.
     const check = (await (await fetch(`${t.url}/v1/saved-searches/${saved.id}/new`, { headers: { "x-api-key": t.apiKey } })).json()) as { results: unknown[] };
     expect(check.results).toHaveLength(3);
+  });
+
+  test("a redirect is a failure (not followed); an endless answer is read no further than the cap", async () => {
+    receiver.plan.push("redirect", "big");
+    const before = receiver.received.length;
+    const loaded = await loadNurses(1);
+    await receiver.until((received) => delivered(received).length === 3);
+    expect(receiver.received.slice(before, before + 2).map((hook) => hook.answered)).toEqual(["redirect", "big"]);
+    expect(idsOf(receiver.received.at(-1)!)).toEqual(loaded);
+    const [latest] = await settled();
+    expect(latest).toMatchObject({ status: "delivered", postings: 1, last_status: 200 });
+    expect(latest.attempts).toBeGreaterThanOrEqual(2);
   });
 });
