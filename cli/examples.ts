@@ -11,6 +11,8 @@ export const EXAMPLES: Record<string, string[]> = {
     'bun run cli search "backend engineer python" --city Berlin --top-k 5',
     'JOBSEARCH_API_KEY=jsk_… bun run cli search "data scientist" --country GB --since 2026-06-01 --json',
     'bun run cli search "nurse" --top-k 10 --offset 10 --detail full --url http://jobs.internal:3000',
+    'bun run cli search "registered nurse" --city Berlin --sort date   # the best 20, newest first',
+    'bun run cli search "registered nurse" --facets city   # counts, and the close matches in all',
     'xdg-open "$(bun run cli search "ios developer" --open 2)"',
     'bun run cli search "accountant" --json | jq -r ".results[].job_url"',
   ],

@@ -5,6 +5,29 @@ import { loadEmbedder, type Embedder } from "../server/embedding/embedder.ts";
 import { openStore, type JobStore } from "../server/store/store.ts";
 import { note } from "./format.ts";
 
+/**
+ * The configuration the server reads (environment variables; Bun also reads a `.env` file in the
+ * folder the command runs in, as it does for `bun run server`), saying once on stderr which data it
+ * reads: a local command on `./data` while the server serves another DATA_DIR was a silent surprise.
+ */
+export function localConfig(env: Record<string, string | undefined> = Bun.env): Config {
+  const config = loadConfig(env);
+  if (!announced) {
+    announced = true;
+    note(dataLine(config, env));
+  }
+  return config;
+}
+
+/** "data: /srv/jobs (DATA_DIR)", or the default's line with how to change it. */
+export function dataLine(config: Config, env: Record<string, string | undefined> = Bun.env): string {
+  if (env.DATA_URI) return `data: ${config.table.uri} (DATA_URI; keys and state in ${config.dataDir})`;
+  if (env.DATA_DIR) return `data: ${config.dataDir} (DATA_DIR)`;
+  return `data: ${config.dataDir} (the default ./data; set DATA_DIR, or put DATA_DIR=… in .env here, which the server reads too)`;
+}
+
+let announced = false;
+
 /** Opens the embedder and the jobs table of DATA_DIR, as the server does. */
 export async function openLocalStore(config: Config): Promise<{ store: JobStore; embedder: Embedder }> {
   const embedder = await loadEmbedder(config.embedding, note);
@@ -19,7 +42,7 @@ export async function openLocalStore(config: Config): Promise<{ store: JobStore;
 
 /** Runs `use` on the key store the server uses (Redis with REDIS_URL, else DATA_DIR) and closes it afterwards. */
 export async function withLocalKeys<T>(use: (keys: KeyStore) => Promise<T>): Promise<T> {
-  const keys = await openKeys(loadConfig());
+  const keys = await openKeys(localConfig());
   try {
     return await use(keys);
   } finally {

@@ -16,8 +16,11 @@ import { opsRoutes } from "./routes/ops.ts";
 import { savedRoutes } from "./routes/saved.ts";
 import { searchRoutes } from "./routes/search.ts";
 import { webRoutes } from "./routes/web.ts";
+import type { JobStore } from "./store/store.ts";
 
-export interface AppDeps extends Omit<McpDeps, "metrics" | "queue"> {
+export interface AppDeps extends Omit<McpDeps, "metrics" | "queue" | "store"> {
+  /** The whole store: requests read it through one version's view each (store/views.ts), status reads all of it. */
+  store: JobStore;
   config: Config;
   /** The webhook outbox and delivery log (server/saved/outbox.ts). */
   outbox: Outbox;

@@ -16,6 +16,7 @@ import { openStore, type JobStore } from "./store/store.ts";
 import { openSavedSearches, openWebhookOutbox } from "./saved/open.ts";
 import { openSenderLease } from "./saved/lease.ts";
 import { startWebhooks, type WebhookSender } from "./saved/webhooks.ts";
+import { loadTimesOf } from "./saved/new-jobs.ts";
 import { prepareUnderstanding } from "./search/echo.ts";
 import { memoryCopyUpTo } from "./memory/holder.ts";
 import { releaseFreedMemory, tuneAllocator } from "./memory/trim.ts";
@@ -91,9 +92,10 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   const warmStarted = performance.now();
   void store.warm().then(() => log.info("hot_path", { ...store.memoryCopy(), ms: Math.round(performance.now() - warmStarted) }));
   // Every process runs a sender; the one holding the lease sends (saved/webhooks.ts).
-  const webhooks = startWebhooks({ store, embedder, saved, outbox, lease, config, log }, config.saved.webhooks.pollMs);
+  const loads = loadTimesOf(store.table);
+  const webhooks = startWebhooks({ store, embedder, saved, loads, outbox, lease, config, log }, config.saved.webhooks.pollMs);
   const app = createApp({
-    config, store, embedder, cache, keys, saved, outbox, webhooks, log, limiter, oauth, verifyBearer: oauth.verifyBearer, indexBuilding: indexing?.building,
+    config, store, embedder, cache, keys, saved, loads, outbox, webhooks, log, limiter, oauth, verifyBearer: oauth.verifyBearer, indexBuilding: indexing?.building,
   });
   const server = app.listen({
     port: config.port,

@@ -186,6 +186,7 @@ export const SEARCH_PARAMS = {
   sort: param({
     schema: z.enum(["date", "relevance"]).optional().describe("How a page is shown: date (default, newest first) or relevance (best first)."),
     read: (raw, name) => readChoice(raw, name, ["date", "relevance"] as const),
+    cliHelp: "Order of the rows: relevance (the CLI's default, best first) or date (newest first, the API's default)",
   }),
   min_score: param({
     schema: z.number().min(0).max(1).optional().describe("Leave out results scoring below this (0-1); about 0.5 keeps plausible matches, 0.8 only strong ones."),

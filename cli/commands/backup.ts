@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
 import { backupDataDir, type BackupManifest } from "../../server/backup/backup.ts";
-import { loadConfig } from "../../server/config.ts";
 import { formatBytes } from "../format.ts";
+import { localConfig } from "../local.ts";
 
 export default defineCommand({
   meta: {
@@ -14,7 +14,7 @@ export default defineCommand({
   },
   async run({ args }) {
     const started = performance.now();
-    const manifest = await backupDataDir(loadConfig().dataDir, args.dir);
+    const manifest = await backupDataDir(localConfig().dataDir, args.dir);
     if (args.json) return void console.log(JSON.stringify(manifest, null, 2));
     console.log(`backed up ${describeBackup(manifest)} to ${args.dir} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   },

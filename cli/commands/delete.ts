@@ -1,10 +1,9 @@
 import { defineCommand } from "citty";
 import { invalidParameter } from "../../shared/errors.ts";
 import { parseDateTime } from "../../shared/time.ts";
-import { loadConfig } from "../../server/config.ts";
 import { deletePostings, type DeleteSelector } from "../../server/ingest/lifecycle.ts";
 import { describeHolder, openWriteLock } from "../../server/store/write-lease.ts";
-import { openLocalStore } from "../local.ts";
+import { localConfig, openLocalStore } from "../local.ts";
 import { note } from "../format.ts";
 
 export default defineCommand({
@@ -30,17 +29,18 @@ export default defineCommand({
       ...(args.source === undefined ? {} : { source: args.source }),
       ...(args.before === undefined ? {} : { before: beforeTime(args.before) }),
     };
-    const config = loadConfig();
+    const config = localConfig();
     const { store } = await openLocalStore(config);
     const lock = await openWriteLock(config.table, config.redisUrl);
     try {
-      const { deleted, seconds } = await deletePostings({ store, lock: lock.lock }, selector, {
+      const { deleted, seconds, missing } = await deletePostings({ store, lock: lock.lock }, selector, {
         dryRun: args["dry-run"],
         wait: args.wait,
         onWait: (holder) => note(`waiting for the ${holder ? describeHolder(holder) : "write in progress"} to finish (--no-wait refuses instead)`),
       });
       const what = args.id !== undefined ? "by id" : args.source !== undefined ? `of source ${args.source}` : `published before ${args.before}`;
       console.log(`${args["dry-run"] ? "would delete" : "deleted"} ${deleted} posting${deleted === 1 ? "" : "s"} (${what}) in ${seconds.toFixed(1)} s`);
+      if (missing.length > 0) console.log(`not found (${missing.length}): ${missing.join(", ")}`);
     } finally {
       store.close();
       lock.close();

@@ -6,9 +6,8 @@ import { formatSummary, ingestRecords, StrictIngestError, type IngestDeps, type 
 import { replaceSources } from "../../server/ingest/lifecycle.ts";
 import { detectFormat, INPUT_FORMATS, openRecords, SUPPORTED_FORMATS, type InputFormat } from "../../server/ingest/read.ts";
 import { validateRecord } from "../../server/ingest/validate.ts";
-import { loadConfig } from "../../server/config.ts";
 import { describeHolder, openWriteLock } from "../../server/store/write-lease.ts";
-import { openLocalStore } from "../local.ts";
+import { localConfig, openLocalStore } from "../local.ts";
 import { createProgress, createTicker } from "../progress.ts";
 import { note } from "../format.ts";
 
@@ -52,7 +51,7 @@ export default defineCommand({
     if (Object.keys(map).length > 0 && format !== "csv") {
       throw usageError(`--map applies to --format csv only (${args.file} is read as ${format})`);
     }
-    const config = loadConfig();
+    const config = localConfig();
     const records = await openRecords(args.file, { format, map });
     // Before the model loads, a file whose start is unreadable (a CSV header, a .json that is no array) fails at
     // once, and one without a valid posting writes nothing (not even the empty table of a new DATA_DIR).

@@ -2,9 +2,8 @@ import { defineCommand } from "citty";
 import { AppError, invalidParameter } from "../../shared/errors.ts";
 import type { ApiKeyInfo } from "../../server/auth/api-keys.ts";
 import { keyStoreLocation } from "../../server/auth/stores.ts";
-import { loadConfig } from "../../server/config.ts";
 import { colorEnabled, createStyle, renderTable, shortTime, terminalWidth, note, type Style } from "../format.ts";
-import { withLocalKeys } from "../local.ts";
+import { localConfig, withLocalKeys } from "../local.ts";
 
 const create = defineCommand({
   meta: {
@@ -24,7 +23,7 @@ const create = defineCommand({
     if (args.json) console.log(JSON.stringify(created, null, 2));
     else {
       console.log(`created key ${created.id} (${created.name}); it is shown only now:\n${created.key}`);
-      note(`stored in ${keyStoreLocation(loadConfig())}: a server reading another DATA_DIR (or REDIS_URL) does not know it`);
+      note(`stored in ${keyStoreLocation(localConfig())}: a server reading another DATA_DIR (or REDIS_URL) does not know it`);
       note("(to use it from this CLI: bun run cli config set api-key, then paste the key)");
     }
   },

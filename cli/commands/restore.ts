@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
 import { restoreDataDir } from "../../server/backup/restore.ts";
-import { loadConfig } from "../../server/config.ts";
 import { describeBackup } from "./backup.ts";
+import { localConfig } from "../local.ts";
 
 export default defineCommand({
   meta: {
@@ -14,7 +14,7 @@ export default defineCommand({
     json: { type: "boolean", description: "Print the backup's manifest as JSON", default: false },
   },
   async run({ args }) {
-    const dataDir = loadConfig().dataDir;
+    const dataDir = localConfig().dataDir;
     const manifest = await restoreDataDir(args.dir, dataDir, { force: args.force });
     if (args.json) return void console.log(JSON.stringify(manifest, null, 2));
     console.log(`restored ${describeBackup(manifest)} from ${args.dir} (backed up ${manifest.created_at}) into ${dataDir}`);

@@ -2,7 +2,7 @@ import { defineCommand, type ArgsDef } from "citty";
 import { z } from "zod";
 import { AppError, invalidParameter } from "../../shared/errors.ts";
 import type { JobResult } from "../../shared/job.ts";
-import type { SearchResponse } from "../../shared/search.ts";
+import { PLAUSIBLE_SCORE, type SearchResponse, type SortOrder } from "../../shared/search.ts";
 import { SEARCH_PARAMS, TOP_K_DEFAULT, type ParamSpec } from "../../shared/search-params.ts";
 import { understoodLine } from "../../shared/understood.ts";
 import { CONNECTION_ARGS, clientSettings, searchRemote } from "../client.ts";
@@ -47,8 +47,16 @@ export function paramBody(args: Record<string, unknown>, rawArgs: string[] = [])
   return body;
 }
 
+/**
+ * The order the CLI asks for: best first unless --sort says otherwise (the API's own default is the
+ * spec's, newest first; a person reading a table wants the best match on top).
+ */
+export function withCliOrder(body: Record<string, unknown>): Record<string, unknown> & { sort: SortOrder } {
+  return { ...body, sort: body.sort === "date" ? "date" : body.sort === undefined ? "relevance" : (body.sort as SortOrder) };
+}
+
 /** A page as the CLI prints it: what was understood and its notes, the table, the facets' counts, the count line. */
-export function printPage(response: SearchResponse): void {
+export function printPage(response: SearchResponse, asked: { sort: SortOrder; min_score?: unknown }): void {
   const style = createStyle(colorEnabled());
   const line = understoodLine(response.query);
   if (line) console.log(`${line} ${style.dim("(--no-understand searches the exact words)")}`);
@@ -57,8 +65,22 @@ export function printPage(response: SearchResponse): void {
   for (const [name, counts] of Object.entries(response.facets ?? {})) {
     console.log(`\n${renderTable([{ header: name, shrink: true, min: 8 }, { header: "postings", align: "right" }], counts.map((c) => [c.value, String(c.count)]), { width: terminalWidth(), headerStyle: (text) => style.bold(text) })}`);
   }
-  const matches = response.total_matches === undefined ? "" : ` of ${response.total_matches} matching`;
-  console.log(style.dim(`${response.total} results${matches} in ${response.search_time_ms} ms`));
+  const threshold = typeof asked.min_score === "number" ? asked.min_score : PLAUSIBLE_SCORE;
+  console.log(style.dim(summaryLine(response, asked.sort, threshold)));
+}
+
+/**
+ * The count line: the rows and their order, then, when the service counted matches (with facets),
+ * how many postings score `threshold` or more in all and how many of those are these rows; so the
+ * two numbers never read as one contradicting the other ("20 results of 11 matching").
+ */
+export function summaryLine(response: Pick<SearchResponse, "total" | "results" | "search_time_ms" | "total_matches">, sort: SortOrder, threshold: number): string {
+  const rows = `${response.total} result${response.total === 1 ? "" : "s"}`;
+  const order = response.total > 1 ? `, ${sort === "date" ? "newest first (--sort relevance: best first)" : "best first (--sort date: newest first)"}` : "";
+  const close = response.total_matches === undefined
+    ? ""
+    : `; close matches (score ≥ ${threshold}): ${response.total_matches} in all, ${response.results.filter((r) => r.score >= threshold).length} shown`;
+  return `${rows}${order} in ${response.search_time_ms} ms${close}`;
 }
 
 export default defineCommand({
@@ -75,7 +97,7 @@ export default defineCommand({
   },
   async run({ args, rawArgs }) {
     const open = args.open === undefined ? undefined : parseOpen(args.open);
-    const body: Record<string, unknown> = { q: args.query, ...paramBody(args, rawArgs) };
+    const body = withCliOrder({ q: args.query, ...paramBody(args, rawArgs) });
     const response = await searchRemote(clientSettings(args), body);
     if (open !== undefined) {
       const job = response.results[open - 1];
@@ -86,7 +108,7 @@ export default defineCommand({
       return void console.log(openableUrl(job.job_url, open));
     }
     if (args.json) return void console.log(JSON.stringify(response, null, 2));
-    printPage(response);
+    printPage(response, body);
   },
 });
 

@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
 import { CONNECTION_ARGS, clientSettings, similarRemote } from "../client.ts";
-import { paramArgs, paramBody, printPage } from "./search.ts";
+import { paramArgs, paramBody, printPage, withCliOrder } from "./search.ts";
 
 export default defineCommand({
   meta: {
@@ -14,8 +14,9 @@ export default defineCommand({
     json: { type: "boolean", description: "Print the raw JSON response", default: false },
   },
   async run({ args, rawArgs }) {
-    const response = await similarRemote(clientSettings(args), args.id, paramBody(args, rawArgs));
+    const body = withCliOrder(paramBody(args, rawArgs));
+    const response = await similarRemote(clientSettings(args), args.id, body);
     if (args.json) return void console.log(JSON.stringify(response, null, 2));
-    printPage(response);
+    printPage(response, body);
   },
 });

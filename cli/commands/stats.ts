@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
-import { loadConfig } from "../../server/config.ts";
 import { inspectStore, type StoreStats } from "../../server/store/store.ts";
 import { colorEnabled, createStyle, formatBytes, renderTable, terminalWidth, type Style } from "../format.ts";
+import { localConfig } from "../local.ts";
 
 /** `stats --json`: `postings` is the total; the breakdowns each sum to it. */
 export interface StatsJson {
@@ -26,7 +26,7 @@ export default defineCommand({
     json: { type: "boolean", description: "Print JSON (`postings` is the total)", default: false },
   },
   async run({ args }) {
-    const config = loadConfig();
+    const config = localConfig();
     const store = await inspectStore(config.table);
     let stats: StoreStats | undefined;
     try {

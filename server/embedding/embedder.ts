@@ -118,7 +118,7 @@ async function resolveModel(settings: EmbeddingSettings, log: (msg: string) => v
     const dir = resolve(modelsDir, STATIC_MODEL_ID);
     const manifest = await readManifest(dir);
     if (manifest?.buildVersion !== STATIC_BUILD_VERSION || !existsSync(join(dir, "onnx", "model.onnx"))) {
-      log(`building the offline embedding model ${STATIC_MODEL_ID} in ${dir} (one time, ~5–10 s, no download)`);
+      log(`building the offline embedding model ${STATIC_MODEL_ID} in ${dir} (one time, 10–35 s on 2 busy cores, no download)`);
       await buildStaticModel(dir, { log });
     }
     return localSource(dir);

@@ -31,16 +31,22 @@ export interface DeleteOptions {
   onWait?: (holder: LeaseHolder | undefined) => void;
 }
 
-/** Deletes the postings `selector` names (counts them only, with `dryRun`); returns how many. */
-export async function deletePostings(deps: { store: JobStore; lock?: WriteLock }, selector: DeleteSelector, options: DeleteOptions = {}): Promise<{ deleted: number; seconds: number }> {
+/**
+ * Deletes the postings `selector` names (counts them only, with `dryRun`); returns how many and, for
+ * ids, those the table did not hold (`missing`, in the order given).
+ */
+export async function deletePostings(deps: { store: JobStore; lock?: WriteLock }, selector: DeleteSelector, options: DeleteOptions = {}): Promise<{ deleted: number; seconds: number; missing: string[] }> {
   const started = performance.now();
   const where = await selection(deps.store, selector);
   const lease = await (deps.lock ?? writeLock(deps.store.location)).acquire({ what: "delete", wait: options.wait, onWait: options.onWait });
   try {
     await deps.store.refresh();
-    const deleted = options.dryRun ? (await deps.store.idsWhere(where)).length : await deps.store.remove(where);
+    const found = options.dryRun || selector.ids !== undefined ? await deps.store.idsWhere(where) : undefined;
+    const held = new Set(found);
+    const missing = selector.ids === undefined ? [] : [...new Set(selector.ids)].filter((id) => !held.has(id));
+    const deleted = options.dryRun ? found!.length : await deps.store.remove(where);
     if (deleted > 0 || (await deps.store.loadPending())) await deps.store.finishLoad();
-    return { deleted, seconds: (performance.now() - started) / 1000 };
+    return { deleted, seconds: (performance.now() - started) / 1000, missing };
   } finally {
     await lease.release();
   }

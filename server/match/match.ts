@@ -2,9 +2,11 @@ import type { JobResult } from "../../shared/job.ts";
 import type { MatchDetail, MatchRequest, MatchResult, ProfileEcho } from "../../shared/match.ts";
 import { PLAUSIBLE_SCORE, readFilters, RESULT_WINDOW_MAX, type QueryEcho, type SearchRequest } from "../../shared/search.ts";
 import { compareText } from "../rank/rank.ts";
-import { searchJobs, type SearchDeps } from "../search/search.ts";
+import { oneVersion, searchJobs, type SearchDeps } from "../search/search.ts";
 import { getPosting } from "../search/similar.ts";
-import type { JobStore } from "../store/store.ts";
+import { titleWords } from "../store/filter.ts";
+import type { StoreReader } from "../store/store.ts";
+import { NOTIONS } from "../knowledge/knowledge.ts";
 import { contentKeys } from "../text/query-tokens.ts";
 import { readProfile, type ProfileReading } from "./profile.ts";
 import { mentionsOf, skillKey, skillsIn, skillVocabulary, type SkillVocabulary } from "./skills.ts";
@@ -36,7 +38,8 @@ const FIT_SKILLS = 4;
 /** A posting of another seniority (a junior's profile, a senior's posting) is a weaker match, in log-odds. */
 const SENIORITY_MISFIT = -0.5;
 
-export async function matchJobs(deps: SearchDeps, request: MatchRequest): Promise<MatchOutcome> {
+export async function matchJobs(unpinned: SearchDeps, request: MatchRequest): Promise<MatchOutcome> {
+  const deps = await oneVersion(unpinned);
   const { vocabulary, reading } = await read(deps.store, request.profile);
   const { applied, hints } = appliedFilters(reading.filters, request.search);
   const asked = request.search;
@@ -94,13 +97,13 @@ export async function explainMatch(deps: Pick<SearchDeps, "store">, id: string, 
 let vocabularyCache: { version: number; vocabulary: Promise<SkillVocabulary> } | undefined;
 
 /** The profile read against the table's skills and places, now. */
-async function read(store: Pick<JobStore, "version" | "tagCounts" | "termStats" | "facets">, profile: string): Promise<{ vocabulary: SkillVocabulary; reading: ProfileReading }> {
+async function read(store: Pick<StoreReader, "version" | "tagCounts" | "termStats" | "facets">, profile: string): Promise<{ vocabulary: SkillVocabulary; reading: ProfileReading }> {
   const vocabulary = await vocabularyOf(store);
   return { vocabulary, reading: readProfile(profile, { vocabulary, facets: await store.facets(), stats: store.termStats(), now: new Date() }) };
 }
 
 /** The skills of the table's current version (its tags and the knowledge base's), built once per version. */
-async function vocabularyOf(store: Pick<JobStore, "version" | "tagCounts" | "termStats">): Promise<SkillVocabulary> {
+async function vocabularyOf(store: Pick<StoreReader, "version" | "tagCounts" | "termStats">): Promise<SkillVocabulary> {
   const version = await store.version();
   if (vocabularyCache?.version !== version) {
     vocabularyCache = { version, vocabulary: store.tagCounts().then((tags) => skillVocabulary(tags, store.termStats())) };
@@ -145,16 +148,23 @@ function detail(
   return { matched_skills: matched, missing_skills: missing, reasons };
 }
 
-/** The posting's seniority: its field, or a word of its title. */
+/** The posting's seniority: its field, or its title read as the seniority filter reads it (TITLE_LEVELS). */
 function levelOf(posting: Pick<JobResult, "job_title" | "seniority_level">): string | null {
   if (posting.seniority_level) return posting.seniority_level.toLowerCase();
   const title = posting.job_title ?? "";
-  if (/\b(?:intern|internship)\b/i.test(title)) return "intern";
-  if (/\b(?:junior|jr\.?|graduate|entry[- ]level)\b/i.test(title)) return "junior";
-  if (/\b(?:lead|principal|staff|head of)\b/i.test(title)) return "lead";
-  if (/\b(?:senior|sr\.?)\b/i.test(title)) return "senior";
-  return null;
+  return TITLE_LEVELS.find(({ words }) => words.test(title))?.level ?? null;
 }
+
+/**
+ * Each level's title words from the knowledge base's seniority notion, the most telling level first
+ * where a title names two ("Senior Staff Engineer" is lead, "Senior Intern" an intern).
+ */
+const TITLE_LEVELS = ["intern", "junior", "lead", "senior", "mid"].map((level) => {
+  const notion = NOTIONS.seniority;
+  const clauses = notion?.kind === "values" ? (notion.values[level] ?? []) : [];
+  const fragments = clauses.flatMap((clause) => ("title" in clause ? [clause.title] : []));
+  return { level, words: fragments.length > 0 ? titleWords(fragments.join("|")) : /(?!)/ };
+});
 
 const LADDER = ["intern", "junior", "mid", "senior", "lead"];
 

@@ -18,6 +18,7 @@ import { mcpOperation } from "../openapi/mcp-operations.ts";
 import type { FairQueue } from "../search/fair-queue.ts";
 import type { SearchDeps } from "../search/search.ts";
 import type { SavedSearchStore } from "../saved/store.ts";
+import type { LoadTimes } from "../saved/new-jobs.ts";
 import { jsonRpcError, refusedInBatch } from "./errors.ts";
 import { createMcpServer } from "./server.ts";
 
@@ -25,6 +26,8 @@ export interface McpDeps extends SearchDeps {
   keys: KeyStore;
   /** Saved searches (server/saved/): the tools save_search, list_saved_searches, check_new_jobs. */
   saved: SavedSearchStore;
+  /** When postings were first loaded: what is new to a saved search. */
+  loads: LoadTimes;
   log: Logger;
   limiter: RateLimiter;
   config: Config;
@@ -128,7 +131,7 @@ async function serveMcp(deps: McpDeps, request: Request, requestId: string): Pro
 /** The SDK's answer to `body` (already read within the limit), in a fresh stateless server and transport. */
 async function runSdk(deps: McpDeps, request: Request, principal: Principal, body: string, requestId: string): Promise<Response> {
   let failed = false;
-  const caller = { owner: principal.id, base: baseUrl(deps.config.publicUrl, request), saved: deps.saved, config: deps.config };
+  const caller = { owner: principal.id, base: baseUrl(deps.config.publicUrl, request), saved: deps.saved, loads: deps.loads, config: deps.config };
   const server = createMcpServer({ ...deps, turns: () => deps.queue.turn(principal.id), caller }, {
     requestId,
     onInternalError: () => (failed = true),

@@ -4,6 +4,7 @@ import { AppError } from "../../shared/errors.ts";
 import type { SearchResults } from "../../shared/search.ts";
 import type { Config } from "../config.ts";
 import type { SavedSearchStore } from "../saved/store.ts";
+import type { LoadTimes } from "../saved/new-jobs.ts";
 import type { SearchDeps, SearchOutcome } from "../search/search.ts";
 
 /**
@@ -20,6 +21,7 @@ export interface ToolCaller {
   owner: string;
   base: string;
   saved: SavedSearchStore;
+  loads: LoadTimes;
   config: Config;
 }
 

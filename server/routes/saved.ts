@@ -16,7 +16,8 @@ import type { SearchDeps } from "../search/search.ts";
 import { savedSearchFeed } from "../saved/feed.ts";
 import { deliveryView } from "../saved/saved.ts";
 import { LOG_KEPT, type Outbox } from "../saved/outbox.ts";
-import { claimNewMatches, newJobsBody, newMatchesSince } from "../saved/new-jobs.ts";
+import { claimNewMatches, newJobsBody, newMatchesSince, type LoadTimes } from "../saved/new-jobs.ts";
+import type { SavedSearchStore } from "../saved/store.ts";
 import { createSavedSearch, deleteSavedSearch, findSavedSearch, listSavedSearches, rotateFeedToken, savedView, type SavedDeps } from "../saved/saved.ts";
 import { jsonBody } from "./search.ts";
 
@@ -43,8 +44,8 @@ export function savedRoutes(deps: SavedDeps & { keys: KeyStore; limiter: RateLim
       const started = performance.now();
       const since = new URL(request.url).searchParams.get("since");
       const record = await findSavedSearch(deps, principal.id, id);
-      const searchDeps: SearchDeps = { ...deps, turns: () => deps.queue.turn(principal.id) };
-      const found = since === null ? await claimNewMatches({ ...searchDeps, saved: deps.saved }, record) : await newMatchesSince(searchDeps, record, parseCursor(since));
+      const searchDeps: SearchDeps & { saved: SavedSearchStore; loads: LoadTimes } = { ...deps, turns: () => deps.queue.turn(principal.id) };
+      const found = since === null ? await claimNewMatches(searchDeps, record) : await newMatchesSince(searchDeps, record, parseCursor(since));
       const elapsed = performance.now() - started;
       deps.metrics.observeSearch("rest", elapsed / 1000);
       return { request_id: requestIdOf(request), search_time_ms: Math.round(elapsed), ...newJobsBody(found) };

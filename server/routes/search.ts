@@ -117,11 +117,11 @@ export function searchRoutes(deps: SearchDeps & { keys: KeyStore; limiter: RateL
       { detail: similarOperation })
     .get("/v1/filters", async ({ request }) => {
       await authorize(request);
-      return { request_id: requestIdOf(request), ...(await deps.store.filterValues()) };
+      return { request_id: requestIdOf(request), ...(await (await deps.store.view()).filterValues()) };
     }, { detail: filtersOperation })
     .get("/v1/cities", async ({ request }) => {
       await authorize(request);
-      const { cityCounts } = await deps.store.facets();
+      const { cityCounts } = await (await deps.store.view()).facets();
       const body: CityCounts = { request_id: requestIdOf(request), total: cityCounts.length, cities: cityCounts };
       return body;
     }, { detail: citiesOperation });

@@ -1,6 +1,6 @@
 import type { JobResult } from "../../shared/job.ts";
 import type { SearchDeps } from "../search/search.ts";
-import { newMatchesSince } from "./new-jobs.ts";
+import { newMatchesSince, type LoadTimes } from "./new-jobs.ts";
 import type { SavedRecord } from "./store.ts";
 
 /*
@@ -14,7 +14,7 @@ import type { SavedRecord } from "./store.ts";
 export const FEED_WINDOW_DAYS = 14;
 
 /** The feed's XML for `record`; `selfUrl` is its own absolute URL. */
-export async function savedSearchFeed(deps: SearchDeps, record: SavedRecord, selfUrl: string): Promise<string> {
+export async function savedSearchFeed(deps: SearchDeps & { loads: LoadTimes }, record: SavedRecord, selfUrl: string): Promise<string> {
   const version = await deps.store.version();
   const key = `${record.id}:${record.feedToken}:${version}:${JSON.stringify(record.params)}`;
   const day = Math.floor(Date.now() / 86_400_000);

@@ -2,14 +2,27 @@ import { AppError } from "../../shared/errors.ts";
 import { formatCursor, NEW_JOBS_MAX, type NewJobs } from "../../shared/saved.ts";
 import { parseSearchRequest } from "../../shared/search.ts";
 import { searchJobs, type SearchDeps, type SearchOutcome } from "../search/search.ts";
-import { loadedAfter } from "../store/loaded.ts";
+import type * as lancedb from "@lancedb/lancedb";
+import { latestLoad, loadedAfter } from "../store/postings.ts";
 import type { SavedRecord, SavedSearchStore } from "./store.ts";
 
 /*
- * What is new for a saved search: the postings first loaded after its cursor (store/loaded.ts) that
+ * What is new for a saved search: the postings first loaded after its cursor (store/postings.ts) that
  * match it, best first. "Match" is the saved search run over those postings alone: its filters, and a
  * score of at least its min_score, or 0.5 (a plausible match, what facets count) without one.
  */
+
+/** When postings were first loaded (store/postings.ts), read from the whole table (requests read through views that cannot). */
+export interface LoadTimes {
+  /** The postings first loaded after `cursor` (epoch ms), with their times. */
+  after(cursor: number): Promise<Array<{ id: string; loadedAt: number }>>;
+  /** The latest first-load time, 0 for none. */
+  latest(): Promise<number>;
+}
+
+export function loadTimesOf(table: lancedb.Table): LoadTimes {
+  return { after: (cursor) => loadedAfter(table, cursor), latest: () => latestLoad(table) };
+}
 
 export interface NewMatches extends SearchOutcome {
   /** The cursor looked from, and the one after (the latest first-load time among the postings looked at). */
@@ -23,8 +36,8 @@ export interface NewMatches extends SearchOutcome {
 const CLAIM_ATTEMPTS = 5;
 
 /** The new matches since `since` (a client's own cursor), nothing stored or moved. */
-export async function newMatchesSince(deps: SearchDeps, record: SavedRecord, since: number): Promise<NewMatches> {
-  const fresh = await loadedAfter(deps.store.table, since);
+export async function newMatchesSince(deps: SearchDeps & { loads: LoadTimes }, record: SavedRecord, since: number): Promise<NewMatches> {
+  const fresh = await deps.loads.after(since);
   const cursor = fresh.reduce((latest, posting) => Math.max(latest, posting.loadedAt), since);
   return { ...(await matching(deps, record, fresh.map((posting) => posting.id))), since, cursor, loadedAt: timesOf(fresh) };
 }
@@ -36,12 +49,12 @@ export async function newMatchesSince(deps: SearchDeps, record: SavedRecord, sin
  * from there. A search that fails gives the range back when nothing moved the cursor since.
  */
 export async function claimNewMatches(
-  deps: SearchDeps & { saved: SavedSearchStore }, record: SavedRecord, which: "poll" | "webhook" = "poll",
+  deps: SearchDeps & { saved: SavedSearchStore; loads: LoadTimes }, record: SavedRecord, which: "poll" | "webhook" = "poll",
 ): Promise<NewMatches> {
   let current: SavedRecord | undefined = record;
   for (let attempt = 1; ; attempt++) {
     const since = which === "poll" ? current.cursor : (current.webhook?.cursor ?? current.cursor);
-    const fresh = await loadedAfter(deps.store.table, since);
+    const fresh = await deps.loads.after(since);
     const cursor = fresh.reduce((latest, posting) => Math.max(latest, posting.loadedAt), since);
     if (cursor === since) return { ...(await matching(deps, current, [])), since, cursor, loadedAt: new Map() };
     if (await deps.saved.advance(current.id, which, since, cursor)) {

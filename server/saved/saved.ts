@@ -3,7 +3,7 @@ import { formatCursor, parseSavedSearch, type CreatedSavedSearch, type DeliveryV
 import type { Interface } from "../../shared/search.ts";
 import type { Config } from "../config.ts";
 import type { SearchDeps } from "../search/search.ts";
-import { latestLoad } from "../store/loaded.ts";
+import type { LoadTimes } from "./new-jobs.ts";
 import type { Delivery } from "./outbox.ts";
 import type { SavedRecord, SavedSearchStore } from "./store.ts";
 import { checkWebhookTarget } from "./webhook-target.ts";
@@ -16,6 +16,7 @@ import { checkWebhookTarget } from "./webhook-target.ts";
 
 export interface SavedDeps extends SearchDeps {
   saved: SavedSearchStore;
+  loads: LoadTimes;
   config: Config;
 }
 
@@ -23,7 +24,7 @@ export interface SavedDeps extends SearchDeps {
 export async function createSavedSearch(deps: SavedDeps, owner: string, raw: Record<string, unknown>, via: Interface, base: string): Promise<CreatedSavedSearch> {
   const input = parseSavedSearch(raw, via);
   if (input.webhookUrl !== undefined) await checkWebhookTarget(input.webhookUrl, deps.config.saved.webhooks.allowPrivate);
-  const cursor = await latestLoad(deps.store.table);
+  const cursor = await deps.loads.latest();
   const record = await deps.saved.create(owner, input, { cursor, maxPerOwner: deps.config.saved.maxPerOwner });
   return { ...savedView(record, base), ...(record.webhook ? { webhook_secret: record.webhook.secret } : {}) };
 }

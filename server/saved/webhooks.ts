@@ -4,7 +4,7 @@ import type { Logger } from "../log.ts";
 import type { SearchDeps } from "../search/search.ts";
 import { attemptDelivery, backoff } from "./deliver.ts";
 import type { SenderLease } from "./lease.ts";
-import { newMatchesSince } from "./new-jobs.ts";
+import { newMatchesSince, type LoadTimes } from "./new-jobs.ts";
 import type { Delivery, Outbox } from "./outbox.ts";
 import type { SavedRecord, SavedSearchStore } from "./store.ts";
 
@@ -35,6 +35,7 @@ export interface WebhookSender {
 
 export interface WebhookDeps extends SearchDeps {
   saved: SavedSearchStore;
+  loads: LoadTimes;
   outbox: Outbox;
   lease: SenderLease;
   config: Config;

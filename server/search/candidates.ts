@@ -8,7 +8,7 @@ import { keywordClauses, STRONG_EXPANSION_WEIGHT } from "../rank/keyword-query.t
 import { compareText, scoreCandidates, type Candidate, type Ranked } from "../rank/rank.ts";
 import { titleHead } from "../rank/similarity.ts";
 import { filterSet, type FilterSet } from "../store/filter-set.ts";
-import type { JobStore } from "../store/store.ts";
+import type { StoreReader } from "../store/store.ts";
 import { idf } from "../store/term-stats.ts";
 import { jobWordWeight, type Understanding } from "../understand/understand.ts";
 import { stopIfLate, type Deadline } from "./deadline.ts";
@@ -35,7 +35,8 @@ const MIN_CANDIDATES = 50;
 const SIMILAR_CANDIDATES = 200;
 
 export interface RetrievalDeps {
-  store: JobStore;
+  /** Read through one version's view for a whole request (searchJobs pins it: oneVersion). */
+  store: StoreReader;
   embedder: Embedder;
 }
 

@@ -3,6 +3,7 @@ import type { JobResult } from "../../shared/job.ts";
 import { FACET_DEPTH, type FacetCounts, type QueryEcho, type SearchRequest } from "../../shared/search.ts";
 import type { ResultCache } from "../cache/result-cache.ts";
 import { compareText, type Ranked } from "../rank/rank.ts";
+import type { StoreReader } from "../store/store.ts";
 import { withTimeout } from "../timeout.ts";
 import type { Understanding } from "../understand/understand.ts";
 import { rankCandidates, type RetrievalDeps } from "./candidates.ts";
@@ -35,14 +36,23 @@ export interface SearchDeps extends RetrievalDeps {
  * the work stops at its next step or within ranking (a LanceDB query under way cannot be cancelled
  * and finishes, but nothing is ranked or built after it).
  */
-export async function searchJobs(deps: SearchDeps, request: SearchRequest): Promise<SearchOutcome> {
+export async function searchJobs(unpinned: SearchDeps, request: SearchRequest): Promise<SearchOutcome> {
   // The deadline runs from here: understanding the words is part of the search's time.
-  return bounded(deps, async (deadline) => {
+  return bounded(unpinned, async (deadline) => {
+    const deps = await oneVersion(unpinned);
     const understood = await understandRequest(deps, request);
     stopIfLate(deadline, "embed");
     const page = await inTurn(deps, understood.request, understood.understanding, deadline);
     return { ...page, query: understood.echo(page.results, request) };
   });
+}
+
+/**
+ * `deps` reading one table version throughout (store/views.ts): the page, its facets, totals and
+ * descriptions, and what the words were understood against, all from the version current now.
+ */
+export async function oneVersion<D extends { store: StoreReader }>(deps: D): Promise<D> {
+  return { ...deps, store: await deps.store.view() };
 }
 
 /** A page, what was understood of the query, and (with facets) the counts. */

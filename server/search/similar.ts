@@ -6,7 +6,7 @@ import type { TermStats } from "../store/term-stats.ts";
 import { hasCjk } from "../text/fold.ts";
 import { understandQuery } from "../understand/understand.ts";
 import { repostKey } from "./page.ts";
-import { searchJobs, type SearchDeps, type SearchOutcome } from "./search.ts";
+import { oneVersion, searchJobs, type SearchDeps, type SearchOutcome } from "./search.ts";
 
 /*
  * Job details and similar jobs (GET /v1/jobs/{id}, /v1/jobs/{id}/similar; MCP get_job,
@@ -21,7 +21,7 @@ import { searchJobs, type SearchDeps, type SearchOutcome } from "./search.ts";
 
 /** The posting with this id; NOT_FOUND when there is none. */
 export async function getPosting(deps: Pick<SearchDeps, "store">, id: string): Promise<Posting> {
-  const found = await deps.store.posting(id);
+  const found = await (await deps.store.view()).posting(id);
   if (!found) throw notFound(id);
   return found.posting;
 }
@@ -30,7 +30,9 @@ export async function getPosting(deps: Pick<SearchDeps, "store">, id: string): P
  * Postings like the one with this id: `raw` holds the search parameters (filters, top_k, offset,
  * detail, sort, min_score, collapse, facets; a `q` is ignored), read as `via` reads them.
  */
-export async function similarJobs(deps: SearchDeps, id: string, raw: Record<string, unknown>, via: Interface): Promise<SearchOutcome> {
+export async function similarJobs(unpinned: SearchDeps, id: string, raw: Record<string, unknown>, via: Interface): Promise<SearchOutcome> {
+  // The posting and its like are read from one version: a posting deleted meanwhile is not searched for.
+  const deps = await oneVersion(unpinned);
   return searchJobs(deps, await similarRequest(deps, id, raw, via));
 }
 

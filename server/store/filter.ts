@@ -134,12 +134,17 @@ const COMPARE = {
   "<=": (a: number, b: number) => a <= b,
 };
 
+/** A notion's title fragment (knowledge/notions.json) as whole words of a title, case aside: as the filter reads titles. */
+export function titleWords(fragment: string): RegExp {
+  return new RegExp(`(?<![\\p{L}\\p{N}_])(?:${fragment})(?![\\p{L}\\p{N}_])`, "iu");
+}
+
 function notionTest(any: NotionTest[], negate: boolean, columns: FilterColumns): (row: number) => boolean {
   const titles = columns.text("job_title");
   const tests = any.map((test): ((row: number) => boolean) => {
     if ("tag" in test) return (row) => columns.tags[row]!.includes(test.tag);
     if ("title" in test) {
-      const words = new RegExp(`(?<![\\p{L}\\p{N}_])(?:${test.title})(?![\\p{L}\\p{N}_])`, "iu");
+      const words = titleWords(test.title);
       return (row) => words.test(titles[row] ?? "");
     }
     const values = columns.text(test.column);

@@ -5,39 +5,67 @@ import { dot } from "../embedding/vector.ts";
 import { rowTerms, type RankingTerms, type RowTerms } from "../text/rank-terms.ts";
 import { COSINE_ROUNDING, byScoreThenId, fetchSettled } from "./cut.ts";
 import { buildWhere, idIn } from "./filter.ts";
-import type { IndexDistance } from "./indexes.ts";
+import { vectorIndexPresence, type IndexDistance } from "./indexes.ts";
 import type { FilterValues } from "../../shared/search.ts";
 import { readCountries, readFilterValues, readPosting } from "./postings.ts";
 import { CANDIDATE_COLUMNS } from "./schema.ts";
 import type { CandidateRow, Checkpoint, Facets, JobRow, KeywordClause, StoreReader, MemoryCopyHolder } from "./store.ts";
 import type { termStatsReader } from "./term-stats.ts";
+import { versionViews } from "./views.ts";
 
 /**
  * The searches' view of the table: nearest vectors and keyword matches among the postings a filter
  * admits (the filter runs inside LanceDB), decoded postings kept by content hash, and the facets.
+ * `table` follows the latest version; `view()` gives a reader pinned to the version current now
+ * (views.ts), opened through `openAt`, which a request reads throughout.
  */
 export function createReader(
   table: lancedb.Table,
   termStats: ReturnType<typeof termStatsReader>,
   vectorIndex: () => Promise<IndexDistance | undefined>,
   copies: MemoryCopyHolder | undefined,
+  openAt: (version: number) => Promise<lancedb.Table>,
 ): StoreReader {
-  const decoded = new LRUCache<string, CandidateRow>({ max: POSTING_CACHE_SIZE });
-  // Rows a predicate admits, per table version: counted once (~1–2 ms with the bitmap indexes).
-  const admitted = new LRUCache<string, number>({ max: 1000 });
+  const caches = readerCaches();
+  const view = versionViews(table, async (version) => {
+    const pinned = await openAt(version);
+    const reader: StoreReader = { ...readerOver(pinned, termStats, vectorIndexPresence(pinned), copies, caches), view: async () => reader };
+    return reader;
+  });
+  return { ...readerOver(table, termStats, vectorIndex, copies, caches), view };
+}
+
+/** What readers of every version share, each entry keyed by content hash or by version. */
+function readerCaches() {
+  return {
+    decoded: new LRUCache<string, CandidateRow>({ max: POSTING_CACHE_SIZE }),
+    // Rows a predicate admits, per table version: counted once (~1–2 ms with the bitmap indexes).
+    admitted: new LRUCache<string, number>({ max: 1000 }),
+    facets: undefined as { version: number; facets: Facets } | undefined,
+    values: undefined as { version: number; values: Promise<FilterValues> } | undefined,
+  };
+}
+
+/** A reader over one table handle: the latest version's, or one checked out at a version. */
+function readerOver(
+  table: lancedb.Table,
+  termStats: ReturnType<typeof termStatsReader>,
+  vectorIndex: () => Promise<IndexDistance | undefined>,
+  copies: MemoryCopyHolder | undefined,
+  caches: ReturnType<typeof readerCaches>,
+): Omit<StoreReader, "view"> {
+  const { decoded, admitted } = caches;
   const admittedRows = async (where: string) => {
     const key = `${await table.version()}\u0000${where}`;
     let count = admitted.get(key);
     if (count === undefined) admitted.set(key, (count = await table.countRows(where)));
     return count;
   };
-  let facetCache: { version: number; facets: Facets } | undefined;
-  let valuesCache: { version: number; values: Promise<FilterValues> } | undefined;
   // Every filter's values, every tag included: read once per table version.
   const allValues = async () => {
     const version = await table.version();
-    if (valuesCache?.version !== version) valuesCache = { version, values: readFilterValues(table, Number.POSITIVE_INFINITY) };
-    return valuesCache.values;
+    if (caches.values?.version !== version) caches.values = { version, values: readFilterValues(table, Number.POSITIVE_INFINITY) };
+    return caches.values.values;
   };
   return {
     async refresh() {
@@ -105,7 +133,7 @@ export function createReader(
 
     async facets() {
       const version = await table.version();
-      if (facetCache?.version === version) return facetCache.facets;
+      if (caches.facets?.version === version) return caches.facets.facets;
       // Tables loaded before cities were located have no lat column: every city counts as placed there.
       const hasLat = (await table.schema()).fields.some((field) => field.name === "lat");
       const rows = await table.query().select(["city", "country", "data_source", "company_name", ...(hasLat ? ["lat"] : [])]).toArray();
@@ -131,7 +159,7 @@ export function createReader(
       cityCounts.sort((a, b) => b.postings - a.postings || (a.city < b.city ? -1 : 1));
       const companies = [...byCompany].map(([name, postings]) => ({ name, postings })).sort((a, b) => b.postings - a.postings || (a.name < b.name ? -1 : 1));
       const facets = { cities: [...byCity.keys()].sort(), cityCounts, sources: [...sources].sort(), located, companies };
-      facetCache = { version, facets };
+      caches.facets = { version, facets };
       return facets;
     },
 

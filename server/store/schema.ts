@@ -49,7 +49,7 @@ export interface StoredJob {
    * absent), rank_terms and cjk_text. One column instead of fifteen: each column read costs ~1 ms.
    */
   result_json: string;
-  /** When a load first stored this id (epoch ms; kept when the id is loaded again); null for tables loaded before it was recorded. See loaded.ts. */
+  /** When a load first stored this id (epoch ms; kept when the id is loaded again); null for tables loaded before it was recorded. See postings.ts firstLoadedAt. */
   loaded_at: number | null;
   vector: Float32Array;
 }

@@ -129,6 +129,11 @@ export interface StoreReader {
   count(): Promise<number>;
   /** The table version searches currently read; every write makes a new one. */
   version(): Promise<number>;
+  /**
+   * A reader pinned to the version current now: a request reads through one, so its page, facets
+   * and totals come from one version (views.ts). A view's view() is itself.
+   */
+  view(): Promise<StoreReader>;
   /** Settles when searches are answered from memory (or will not be: the table is larger than the bound). */
   warm(): Promise<void>;
   /** The in-memory copy's version and size, why it is off, or undefined while it builds. */
@@ -278,7 +283,11 @@ async function createStore(db: lancedb.Connection, table: lancedb.Table, locatio
   return {
     table,
     location,
-    ...createReader(table, termStats, vectorIndex, copies),
+    ...createReader(table, termStats, vectorIndex, copies, async (version) => {
+      const pinned = await db.openTable(TABLE_NAME);
+      await pinned.checkout(version);
+      return pinned;
+    }),
     ...createWriter(table, location, termStats),
     ...createAdmin(table, location, vectorIndex),
     settle: async () => copies?.stop(),

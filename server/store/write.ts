@@ -1,7 +1,7 @@
 import type * as lancedb from "@lancedb/lancedb";
 import { idIn } from "./filter.ts";
 import { ensureIndexes } from "./indexes.ts";
-import { ensureLoadTimes, loadTimes } from "./loaded.ts";
+import { ensureLoadTimes, loadTimes } from "./postings.ts";
 import type { StoredJob } from "./schema.ts";
 import type { StoreWriter } from "./store.ts";
 import { sideFile, type TableLocation } from "./table-location.ts";
@@ -93,7 +93,7 @@ const LOAD_PENDING_FILE = "load-pending";
 let lastStamp = 0;
 
 /**
- * The rows as written, each with the time it was first loaded (loaded.ts): a posting already stored
+ * The rows as written, each with the time it was first loaded (store/postings.ts): a posting already stored
  * keeps its time, a new one gets now. Taken just before the commit, after the previous batch's.
  */
 async function stampLoad(table: lancedb.Table, rows: StoredJob[]): Promise<Array<Record<string, unknown>>> {

@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { TermStats } from "../store/term-stats.ts";
 import { fold } from "../text/fold.ts";
 import { SPELLED_WORD } from "../text/words.ts";
@@ -45,7 +46,7 @@ export function correctSpelling(query: string, stats: TermStats | undefined, kno
         i++;
       }
     }
-    to ??= correctWord(from, stats, known);
+    to ??= correctedOnce(from, stats, known);
     if (to === undefined) continue;
     changes.push({ from, to });
     text += query.slice(at, word.index) + (/^\p{Lu}/u.test(from) ? to[0]!.toUpperCase() + to.slice(1) : to);
@@ -68,6 +69,29 @@ const MIN_LENGTH_OF_USED_TYPO = 6;
 const ONE_EDIT = 1.5;
 
 /** The word's correction (one word, or the words it was run together from), or undefined to keep it. */
+/**
+ * correctWord's answer, worked out once per word typed for the same statistics and known words: a
+ * word's correction depends on nothing else, and looking one up (~0.1–1 ms) recurs in every query and
+ * profile that uses the word.
+ */
+function correctedOnce(word: string, stats: TermStats, known: ReadonlySet<string>): string | undefined {
+  let byKnown = corrections.get(stats);
+  if (byKnown === undefined) corrections.set(stats, (byKnown = new WeakMap()));
+  let memo = byKnown.get(known);
+  if (memo === undefined) byKnown.set(known, (memo = new LRUCache({ max: CORRECTIONS_KEPT })));
+  const kept = memo.get(word);
+  if (kept !== undefined) return kept === NO_CORRECTION ? undefined : kept;
+  const to = correctWord(word, stats, known);
+  memo.set(word, to ?? NO_CORRECTION);
+  return to;
+}
+
+const corrections = new WeakMap<TermStats, WeakMap<ReadonlySet<string>, LRUCache<string, string>>>();
+/** Words whose correction is kept per statistics (a few MB at most). */
+const CORRECTIONS_KEPT = 20_000;
+/** Kept for a word that needs none (no correction is ever empty). */
+const NO_CORRECTION = "";
+
 function correctWord(word: string, stats: TermStats, known: ReadonlySet<string>): string | undefined {
   const lower = word.toLowerCase();
   const folded = fold(lower);

@@ -18,8 +18,14 @@ const ui = {
   source: $("source"), message: $("message"), status: $("status"), heading: $("results-heading"),
   results: $("results"), pager: $("pager"), prev: $("prev-page"), next: $("next-page"), pageLabel: $("page-label"),
   understood: $("understood"), understoodText: $("understood-text"), exactWords: $("exact-words"), facets: $("facets"),
-  profileRead: $("profile-read"),
+  profileRead: $("profile-read"), hints: $("hints"), more: $("more-filters"),
 };
+
+/** The filters folded under "More filters" (the form's others stay in view). */
+const MORE = ["since", "source", "remote", "seniority", "employment_type", "tags", "company", "salary_min", "near"];
+
+/** A score from which a result is a close match (PLAUSIBLE_SCORE in shared/search.ts): what total_matches counts. */
+const CLOSE_SCORE = 0.5;
 
 /** The search on screen: its parameters, and (once asked for) the same page with full descriptions. */
 let current = null;
@@ -80,6 +86,14 @@ function writeForm(params) {
     if (field instanceof HTMLSelectElement && value && ![...field.options].some((o) => o.value === value)) field.append(new Option(value, value));
     field.value = value;
   }
+  showMoreSet({ open: true });
+}
+
+/** "More filters (2 set)": a folded filter that is set is not forgotten; `open` unfolds them when one is. */
+function showMoreSet({ open = false } = {}) {
+  const set = MORE.filter((name) => $(name).value.trim() !== "").length;
+  ui.more.querySelector("summary").textContent = set === 0 ? "More filters" : `More filters (${set} set)`;
+  if (open && set > 0) ui.more.open = true;
 }
 
 function fromAddress() {
@@ -152,14 +166,15 @@ function render(body, params) {
   const count = body.results.length;
   ui.results.replaceChildren(...body.results.map((result) => card(result, { loadDescription: fullDescription, onError: report })));
   showUnderstood(body.query);
+  showHints(body.query);
   renderFacets(ui.facets, body.facets, pickFacet);
   if (count === 0) {
     ui.status.textContent = params.offset === 0
       ? `No postings match “${params.q}”. Try other words or fewer filters.`
       : `No more results for “${params.q}”.`;
   } else {
-    const order = params.sort === "date" ? ", newest first" : "";
-    ui.status.textContent = `${count === 1 ? "1 result" : `Best ${count} results`} (${first}–${params.offset + count})${order} for “${params.q}” in ${body.search_time_ms} ms.`;
+    const order = count === 1 ? "" : params.sort === "date" ? ", newest first," : ", best first,";
+    ui.status.textContent = `${count === 1 ? "1 result" : `${count} results`} (${first}–${params.offset + count})${order} for “${params.q}” in ${body.search_time_ms} ms.${closeMatches(body)}`;
   }
   const page = Math.floor(params.offset / topK) + 1;
   ui.pageLabel.textContent = `Page ${page}`;
@@ -167,6 +182,28 @@ function render(body, params) {
   ui.next.disabled = count < topK || params.offset + 2 * topK > RESULT_WINDOW;
   ui.pager.hidden = ui.prev.disabled && ui.next.disabled;
   document.title = `${params.q} – Job search`;
+}
+
+/**
+ * How many postings match closely in all (total_matches, what the counts beside count) and how many of
+ * them this page shows, so the numbers on screen agree with the cards.
+ */
+function closeMatches(body) {
+  if (body.total_matches === undefined) return "";
+  const shown = body.results.filter((result) => result.score >= CLOSE_SCORE).length;
+  const all = body.total_matches === 1 ? "1 close match" : `${body.total_matches} close matches`;
+  return ` ${all} (score ${CLOSE_SCORE} or more) in all, ${shown} on this page.`;
+}
+
+/** Every hint of the response ("no close match: …", a correction, a condition not applied), one a line. */
+function showHints(query) {
+  const hints = query?.hints ?? [];
+  ui.hints.replaceChildren(...hints.map((hint) => {
+    const item = document.createElement("li");
+    item.textContent = hint;
+    return item;
+  }));
+  ui.hints.hidden = hints.length === 0;
 }
 
 /** What the service read in the words ("Showing remote jobs in Toronto for “python”"), with a way back to the exact words. */
@@ -184,6 +221,7 @@ function pickFacet(name, value) {
     if (field instanceof HTMLSelectElement && ![...field.options].some((o) => o.value === value)) field.append(new Option(value, value));
     field.value = value;
   }
+  showMoreSet({ open: true });
   search(readForm(), { focusResults: true });
 }
 
@@ -253,6 +291,8 @@ ui.form.addEventListener("submit", (event) => {
   event.preventDefault();
   search(readForm());
 });
+
+for (const type of ["input", "change"]) ui.more.addEventListener(type, () => showMoreSet());
 
 ui.country.addEventListener("change", () => {
   fillCityOptions(ui);

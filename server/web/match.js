@@ -63,6 +63,9 @@ function enter() {
   ui.matchForm.hidden = false;
   // One set of filter fields for both forms: the search form's move here.
   ui.filters.append(ui.form.querySelector(".filters"));
+  // Folded once already in the match form: the search form's "More filters" are unfolded there.
+  const more = $("more-filters");
+  more.replaceWith(...more.querySelector(".more-fields").children);
   $("page-heading").textContent = "Match my résumé to jobs";
   $("search-link").removeAttribute("aria-current");
   $("match-link").setAttribute("aria-current", "page");

@@ -87,6 +87,7 @@ export async function showAddressedView(ui, { report, clearMessage }) {
   if (job === null && similar === null) return false;
   clearMessage();
   ui.understood.hidden = true;
+  ui.hints.hidden = true;
   ui.facets.hidden = true;
   ui.pager.hidden = true;
   ui.profileRead.hidden = true;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { openStore } from "../../server/store/store.ts";
 import { loadEmbedder, type Embedder } from "../../server/embedding/embedder.ts";
-import { ingestKilledDuringRebuild, MODELS_DIR, ROOT, runCli, seededRandom, SHARED_DATA, spawnServer, tempDir } from "../support/helpers.ts";
+import { ingestKilledDuringRebuild, MODELS_DIR, ROOT, runCli, seededRandom, SHARED_DATA, spawnServer, tempDir, until } from "../support/helpers.ts";
 
 /**
  * The write lease with real processes on the real 29,513 postings: two CLI loads started together,
@@ -100,7 +100,8 @@ test("three SIGKILLs of the whole load process tree at random moments, then a fu
     expect(proc.exitCode).toBeNull();
     process.kill(-proc.pid, "SIGKILL");
     await proc.exited;
-    await Bun.sleep(200); // the group's other processes are gone a moment after the leader
+    // The group's other processes are gone a moment after the leader: wait until none is left.
+    await until(() => groupGone(proc.pid), (gone) => gone, 20);
   }
   const final = await load(dir);
   expect(final.code).toBe(0);
@@ -170,4 +171,21 @@ async function distinctRows(dir: string) {
   } finally {
     store.close();
   }
+}
+
+/** Whether no live process of this process group is left (zombies, dead but not yet reaped, do not count). */
+function groupGone(pgid: number): boolean {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // gone meanwhile
+    }
+    // "pid (comm) state ppid pgrp …": the fields after the command name.
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(pgrp) === pgid && state !== "Z") return false;
+  }
+  return true;
 }

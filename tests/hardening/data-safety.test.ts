@@ -104,12 +104,12 @@ test("a backup restored into a fresh DATA_DIR answers the same searches, with th
   expect(readFileSync(join(restoredDir, "oauth-signing-key.json"), "utf8")).toBe(readFileSync(join(t.dataDir, "oauth-signing-key.json"), "utf8"));
 
   const server: RunningServer = await startServer(testConfig(restoredDir), createLogger("error", () => {}));
-  // Both answer from memory of the same version with the same term statistics (LanceDB's BM25 scores
-  // differ slightly): the original moves to the load of the test before now, rather than at its next
-  // look, and its copy may still be rebuilding.
-  await t.server.store.refresh();
-  await Promise.all([server.store.warm(), t.server.store.warm()]);
-  expect(await t.server.store.version()).toBe(await server.store.version());
+  // Both answer from memory of the same version with the same term statistics, so their pages are
+  // bit-identical by design (LanceDB's own BM25 scores differ in the fourth decimal): the original moves
+  // to the load of the test before now, rather than at its next look, and its copy may still be
+  // rebuilding. warm() ends when a build ends, held or not (a build that failed on a busy machine):
+  // wait on builds until both hold the version, and check after the searches that they still did.
+  const version = await bothInMemory(t.server, server);
   try {
     // A page size no searcher of the first test asked for: the original's result cache may hold pages of
     // this version that LanceDB ranked while its copy was being built.
@@ -118,6 +118,7 @@ test("a backup restored into a fresh DATA_DIR answers the same searches, with th
       expect(copy.status).toBe(200);
       expect(copy.body.results).toEqual(original.body.results);
     }
+    expect([heldVersion(t.server), heldVersion(server)]).toEqual([version, version]);
     expect((await search(server.url, "jsk_0000000000000000_not-a-key-not-a-key-not-a-key-not-a-key-xx", "x")).status).toBe(403);
   } finally {
     await server.stop();
@@ -125,6 +126,23 @@ test("a backup restored into a fresh DATA_DIR answers the same searches, with th
 }, 120_000);
 
 // --- helpers ---
+
+/** The table version a server's in-memory copy holds, if any. */
+function heldVersion(server: Pick<RunningServer, "store">): number | undefined {
+  const state = server.store.memoryCopy();
+  return state !== undefined && "version" in state ? state.version : undefined;
+}
+
+/** Waits (on builds, not time) until both servers read the same version and hold it in memory; returns it. */
+async function bothInMemory(...servers: Array<Pick<RunningServer, "store">>): Promise<number> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await Promise.all(servers.map((s) => s.store.refresh()));
+    await Promise.all(servers.map((s) => s.store.warm()));
+    const versions = await Promise.all(servers.map((s) => s.store.version()));
+    if (versions.every((v) => v === versions[0]) && servers.every((s) => heldVersion(s) === versions[0])) return versions[0]!;
+  }
+  throw new Error(`the servers do not both hold one version in memory: ${JSON.stringify(servers.map((s) => s.store.memoryCopy()))}`);
+}
 
 async function search(url: string, key: string, q: string, topK = 20) {
   const response = await fetch(`${url}/v1/search`, {

@@ -6,7 +6,7 @@ import { gunzipSync } from "node:zlib";
 import { createRedisRateLimiter } from "../../server/auth/rate-limit-redis.ts";
 import { loadConfig } from "../../server/config.ts";
 import { connectRedis } from "../../server/redis.ts";
-import { runCli, SHARED_DATA, spawnServer, startTestServer, tempDir, type TestServer } from "../support/helpers.ts";
+import { runCli, SHARED_DATA, spawnServer, startTestServer, tempDir, until, type TestServer } from "../support/helpers.ts";
 import { startRedis, type TestRedis } from "../support/redis.ts";
 
 /**
@@ -162,7 +162,8 @@ test("slots in flight are shared through Redis: two limiters, one count; a slot 
     expect(await b.enter("other-key", 2)).toBeDefined();
     first!.leave();
     first!.leave();
-    await Bun.sleep(50);
+    // leave() gives the slot back in the background: wait until Redis holds the one left.
+    await until(async () => Number(await inspect.send("ZCARD", ["jobsearch:rate:inflight:shared-key"])), (n) => n === 1, 10);
     const third = await b.enter("shared-key", 2);
     expect(third).toBeDefined();
     expect(await a.enter("shared-key", 2)).toBeUndefined();
@@ -207,11 +208,10 @@ test("a slot given back while Redis does not answer is given back once it answer
     await Bun.sleep(1100);
     expect(await taken()).toBe(1);
     // The limiter reconnects in the background; its next command to Redis gives the slot back first.
-    const deadline = Date.now() + 5000;
-    while ((await taken()) > 0 && Date.now() < deadline) {
+    await until(async () => {
       await limiter.hit("someone-else", 1000).catch(() => undefined); // refused (503) until the reconnect is through
-      await Bun.sleep(50);
-    }
+      return taken();
+    }, (n) => n === 0);
     expect(await taken()).toBe(0);
     expect(await limiter.enter("key", 1)).toBeDefined();
     expect(await taken()).toBe(1);
@@ -227,7 +227,11 @@ test("two server processes sharing Redis hold one key to its slots together; ano
     const file = `${dataDir}/postings.json`;
     await Bun.write(file, JSON.stringify(postings));
     expect((await runCli(["ingest", file], { DATA_DIR: dataDir })).code).toBe(0);
-    const env = { REDIS_URL: redis.url, DEMO_DATA: "false", SEARCH_CACHE_MB: "0", MAX_IN_FLIGHT_PER_KEY: "2", RATE_LIMIT_PER_MINUTE: "100000" };
+    // What is checked is who holds a slot, not how fast a deep page comes on a busy machine: no search times out (503).
+    const env = {
+      REDIS_URL: redis.url, DEMO_DATA: "false", SEARCH_CACHE_MB: "0", MAX_IN_FLIGHT_PER_KEY: "2", RATE_LIMIT_PER_MINUTE: "100000",
+      SEARCH_TIMEOUT_MS: "200000", IDLE_TIMEOUT_S: "255",
+    };
     const created = async (name: string) =>
       (JSON.parse((await runCli(["keys", "create", "--name", name, "--json"], { DATA_DIR: dataDir, ...env })).stdout) as { key: string }).key;
     const key = await created("burst");
@@ -241,7 +245,7 @@ test("two server processes sharing Redis hold one key to its slots together; ano
       for (let i = 0; i < 4; i++) bystander.push((await search(i % 2 ? one.ready.url : two.ready.url, other, { q: "registered nurse", top_k: 10 })).status);
       const statuses = await burst;
       expect(bystander).toEqual([200, 200, 200, 200]);
-      expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
+      expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
       // Two slots between both processes: most of 16 simultaneous requests are refused (per process it would be 4 allowed at once).
       expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(8);
     } finally {
@@ -250,4 +254,4 @@ test("two server processes sharing Redis hold one key to its slots together; ano
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
-}, 120_000);
+}, 300_000);

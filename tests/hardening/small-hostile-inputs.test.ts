@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createLogger } from "../../server/log.ts";
 import { fixturePostings } from "../support/fixtures/postings.ts";
-import { runCli, startTestServer, type TestServer } from "../support/helpers.ts";
+import { runCli, startTestServer, until, type TestServer } from "../support/helpers.ts";
 
 /** Small hostile inputs: NUL in a city, URLs made to abuse a terminal, clients that hang up, malformed MCP params. */
 const logLines: string[] = [];
@@ -59,12 +59,7 @@ test("a client that hangs up mid-body is logged and counted as 499 (its doing), 
       },
     });
   });
-  const deadline = Date.now() + 3000;
-  let metrics = "";
-  while (!metrics.includes('status="499"') && Date.now() < deadline) {
-    await Bun.sleep(50);
-    metrics = await (await fetch(`${t.url}/metrics`)).text();
-  }
+  const metrics = await until(async () => (await fetch(`${t.url}/metrics`)).text(), (text) => text.includes('status="499"'));
   expect(metrics).toMatch(/^http_requests_total\{method="POST",route="\/v1\/search",status="499"\} 1$/m);
   expect(metrics).not.toContain('status="500"');
   expect(logLines.some((line) => line.includes("unexpected error"))).toBe(false);

@@ -211,3 +211,16 @@ export async function slowSearch(url: string, key: string, query: object = { q: 
     closed,
   };
 }
+
+/**
+ * Waits until `holds(await read())`, reading again after each `paceMs`. The pace only spaces the
+ * reads; there is no deadline, so a busy machine makes the wait longer, never the test fail (the
+ * test's own timeout ends a wait for something that never comes). Returns the value that held.
+ */
+export async function until<T>(read: () => Promise<T> | T, holds: (value: T) => boolean, paceMs = 50): Promise<T> {
+  for (;;) {
+    const value = await read();
+    if (holds(value)) return value;
+    await Bun.sleep(paceMs);
+  }
+}

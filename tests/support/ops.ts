@@ -3,6 +3,7 @@
  * /metrics, one sample's value, and a REST search or MCP tool call by URL and credentials.
  */
 import { expect } from "bun:test";
+import { createLogger } from "../../server/log.ts";
 
 export interface Sample {
   name: string;
@@ -72,3 +73,37 @@ export const mcpCall = (url: string, headers: Record<string, string>, name = "se
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
   });
+
+/**
+ * A server's log lines as they come, for a test to wait on: `logger` goes to startTestServer;
+ * `request(id)` resolves with the "request" line of that x-request-id once it is written (after the
+ * response went out, in the same step that observes the request metrics): an event, not a pause.
+ */
+export function logWatch(level: "debug" | "info" = "info") {
+  const lines: string[] = [];
+  const entries: Array<Record<string, unknown>> = [];
+  const waiters: Array<{ match: (e: Record<string, unknown>) => boolean; resolve: (e: Record<string, unknown>) => void }> = [];
+  const logger = createLogger(level, (line) => {
+    lines.push(line);
+    const entry = JSON.parse(line) as Record<string, unknown>;
+    entries.push(entry);
+    for (const waiter of waiters.filter((w) => w.match(entry))) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve(entry);
+    }
+  });
+  const find = (match: (e: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> => {
+    const seen = entries.find(match);
+    return seen ? Promise.resolve(seen) : new Promise((resolve) => waiters.push({ match, resolve }));
+  };
+  return {
+    logger,
+    lines,
+    entries,
+    /** The "request" line of the response with this x-request-id (a Response or the id). */
+    request: (response: Response | string) => {
+      const id = typeof response === "string" ? response : response.headers.get("x-request-id");
+      return find((e) => e.msg === "request" && e.request_id === id);
+    },
+  };
+}

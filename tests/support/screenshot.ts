@@ -9,7 +9,7 @@ import { ROOT, startTestServer } from "./helpers.ts";
 const t = await startTestServer({ env: { DEMO_DATA: "true" } });
 const browser = await launchChromium();
 try {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 1300 } });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
   await page.goto(`${t.url}/`);
   await page.fill("#api-key", t.apiKey);
   await page.press("#api-key", "Enter");

@@ -23,7 +23,7 @@ export const listCitiesTool: McpTool = {
 
   async call(args, deps) {
     const { prefix, limit, with_counts: withCounts } = readArgs(Input, args);
-    const { cities, cityCounts } = await deps.store.facets();
+    const { cities, cityCounts } = await (await deps.store.view()).facets();
     const start = prefix === undefined ? undefined : nameKey(prefix);
     const matching = start === undefined ? cities : cities.filter((city) => nameKey(city).startsWith(start));
     const shown = limit === undefined ? matching : matching.slice(0, limit);

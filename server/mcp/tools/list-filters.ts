@@ -13,6 +13,6 @@ export const listFiltersTool: McpTool = {
   },
 
   async call(_args, deps) {
-    return { ...(await deps.store.filterValues()) };
+    return { ...(await (await deps.store.view()).filterValues()) };
   },
 };

@@ -30,7 +30,7 @@ export const saveSearchTool: McpTool = {
   },
   async call(args, deps) {
     const caller = callerOf(deps);
-    return createSavedSearch({ ...deps, saved: caller.saved, config: caller.config }, caller.owner, args, "mcp", caller.base);
+    return createSavedSearch({ ...deps, saved: caller.saved, loads: caller.loads, config: caller.config }, caller.owner, args, "mcp", caller.base);
   },
 };
 
@@ -45,7 +45,7 @@ export const listSavedSearchesTool: McpTool = {
   },
   async call(_, deps) {
     const caller = callerOf(deps);
-    const saved = await listSavedSearches({ ...deps, saved: caller.saved, config: caller.config }, caller.owner, caller.base);
+    const saved = await listSavedSearches({ ...deps, saved: caller.saved, loads: caller.loads, config: caller.config }, caller.owner, caller.base);
     return { total: saved.length, saved_searches: saved };
   },
 };
@@ -71,7 +71,7 @@ export const checkNewJobsTool: McpTool = {
   async call(args, deps) {
     const caller = callerOf(deps);
     const { id, name, since } = readArgs(CheckInput, args);
-    const savedDeps = { ...deps, saved: caller.saved, config: caller.config };
+    const savedDeps = { ...deps, saved: caller.saved, loads: caller.loads, config: caller.config };
     let record;
     if (id !== undefined) record = await findSavedSearch(savedDeps, caller.owner, id);
     else if (name !== undefined) record = (await caller.saved.list(caller.owner)).find((saved) => saved.name === name.trim());

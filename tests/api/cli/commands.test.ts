@@ -176,6 +176,19 @@ describe("connection settings", () => {
     rmSync(home, { recursive: true, force: true });
   });
 
+  test("`bun run cli config set api-key KEY` never shows the key: no `$ bun cli/main.ts …` line (bunfig.toml), a masked confirmation", async () => {
+    const { home, file, env } = config();
+    const proc = Bun.spawn(["bun", "run", "cli", "config", "set", "api-key", t.apiKey], {
+      cwd: ROOT, env: { ...process.env, NO_COLOR: "1", ...env }, stdout: "pipe", stderr: "pipe",
+    });
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    expect(code).toBe(0);
+    expect(`${stdout}${stderr}`).not.toContain(secretOf(t.apiKey));
+    expect(stdout).toMatch(/^api-key = jsk_[0-9a-f]{16}_… \(saved in .*config\.json\)$/m);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ api_key: t.apiKey });
+    rmSync(home, { recursive: true, force: true });
+  });
+
   test("flags win over env, env over the file, the file over the default", async () => {
     const { home, file, env } = config();
     mkdirSync(join(home, "jobsearch"));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { fixturePostings } from "../../support/fixtures/postings.ts";
-import { runCli, startTestServer, type TestServer } from "../../support/helpers.ts";
+import { postSearch, runCli, startTestServer, type TestServer } from "../../support/helpers.ts";
 
 let t: TestServer;
 beforeAll(async () => {
@@ -18,7 +18,7 @@ test("prints an aligned table: #, title, company, city, date, salary, score", as
   const lines = stdout.trim().split("\n");
   expect(lines[0]).toMatch(/^#\s+title\s+company\s+city\s+date\s+salary\s+score$/);
   expect(lines).toHaveLength(5);
-  expect(lines.at(-1)).toMatch(/^3 results in \d+ ms$/);
+  expect(lines.at(-1)).toMatch(/^3 results, best first \(--sort date: newest first\) in \d+ ms$/);
   expect(stdout).toContain("Registered Nurse");
   expect(stdout).toContain("90,000–120,000 USD/year");
 });
@@ -117,6 +117,41 @@ test("--sort relevance, --min-score and --no-collapse reach the service", async 
   expect(strong.every((score) => score >= 0.5)).toBe(true);
   expect(strong.length).toBeLessThan(byRelevance.length);
   expect((await run("--no-collapse")).length).toBeGreaterThanOrEqual(byRelevance.length);
+});
+
+test("best first by default, saying so; --sort date gives the API's own order, newest first", async () => {
+  type Row = { score: number; publish_time: string; job_url: string };
+  const rows = async (...extra: string[]) => {
+    const { stdout, code } = await runCli(["search", "engineer", "--top-k", "30", "--json", ...extra, ...connection()]);
+    expect(code).toBe(0);
+    return (JSON.parse(stdout) as { results: Row[] }).results;
+  };
+  const best = await rows();
+  const scores = best.map((r) => r.score);
+  expect(scores).toEqual([...scores].sort((a, b) => b - a));
+  const byDate = await rows("--sort", "date");
+  const times = byDate.map((r) => r.publish_time);
+  expect(times).toEqual([...times].sort().reverse());
+  expect(byDate.map((r) => r.job_url)).not.toEqual(best.map((r) => r.job_url));
+  // The API keeps the spec's default order: newest first.
+  const api = await postSearch<{ results: Row[] }>(t, { q: "engineer", top_k: 30 });
+  expect(api.body.results.map((r) => r.job_url)).toEqual(byDate.map((r) => r.job_url));
+  const table = (await runCli(["search", "engineer", "--sort", "date", ...connection()])).stdout.trim().split("\n");
+  expect(table.at(-1)).toMatch(/^20 results, newest first \(--sort relevance: best first\) in \d+ ms$/);
+});
+
+test("with --facets the count line's numbers agree with the rows and with total_matches", async () => {
+  for (const query of ["registered nurse", "airline pilot", "backend engineer"]) {
+    const args = ["search", query, "--facets", "city", ...connection()];
+    const body = JSON.parse((await runCli([...args, "--json"])).stdout) as { total: number; total_matches: number; results: Array<{ score: number }> };
+    const close = body.results.filter((r) => r.score >= 0.5).length;
+    // Best first, the close matches lead the page: all of them, or as many as the page holds.
+    expect(close).toBe(Math.min(body.total_matches, body.total));
+    const last = (await runCli(args)).stdout.trim().split("\n").at(-1);
+    expect(last).toMatch(new RegExp(`^${body.total} results?(, best first \\(--sort date: newest first\\))? in \\d+ ms; close matches \\(score ≥ 0.5\\): ${body.total_matches} in all, ${close} shown$`));
+  }
+  const strict = (await runCli(["search", "registered nurse", "--facets", "city", "--min-score", "0.7", ...connection()])).stdout.trim().split("\n").at(-1);
+  expect(strict).toMatch(/close matches \(score ≥ 0.7\): \d+ in all, \d+ shown$/);
 });
 
 test("--city and --country given again search any of their values; once, exactly that one", async () => {

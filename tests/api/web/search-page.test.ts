@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import type { Page } from "playwright-core";
-import { CHROMIUM } from "../../support/browser.ts";
-import type { TestServer } from "../../support/helpers.ts";
+import { join } from "node:path";
+import { ARTIFACTS, CHROMIUM } from "../../support/browser.ts";
+import { postSearch, type TestServer } from "../../support/helpers.ts";
 import { HOSTILE, openSearchPage, pageSteps, postings } from "../../support/search-page.ts";
 
 /**
@@ -53,7 +54,7 @@ describe("search page in Chromium", () => {
     for (const part of [".title-link", ".fact.date time", ".fact.score dd", ".fact.source dd"]) {
       expect(await first.locator(part).count()).toBe(1);
     }
-    expect(await status().textContent()).toMatch(/^Best 20 results \(1–20\) for “backend engineer python”/);
+    expect(await status().textContent()).toMatch(/^20 results \(1–20\), best first, for “backend engineer python” in \d+ ms\. \d+ close match(es)? \(score 0\.5 or more\) in all, \d+ on this page\.$/);
     // The source list holds the sources of the data with their postings (GET /v1/filters), not a fixed pair.
     const sources = await page.locator("#source option").allTextContents();
     const count = (source: string) => postings.filter((p) => p.data_source === source).length;
@@ -83,7 +84,11 @@ describe("search page in Chromium", () => {
   test("filters by seniority and employment type from the page, and keeps them in the address", async () => {
     try {
       await page.fill("#city", "");
+      // Seniority and employment type are among the folded filters.
+      expect(await page.locator("#seniority").isVisible()).toBe(false);
+      await page.click("#more-filters summary");
       await page.selectOption("#seniority", "senior");
+      expect(await page.locator("#more-filters summary").textContent()).toBe("More filters (1 set)");
       await searchFor("backend engineer");
       const titles = await cards().locator(".card-title").allTextContents();
       expect(titles.length).toBeGreaterThan(0);
@@ -140,6 +145,51 @@ describe("search page in Chromium", () => {
     await page.fill("#city", "");
   });
 
+
+  test("at 1280×800: the first result in view, the order said and switchable, the counts agree with the cards, every hint shown", async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    try {
+      await page.goto(`${t.url}/`);
+      const hintsOnPage = () => page.locator("#hints li").allTextContents();
+      const asked = { top_k: 20, sort: "relevance", facets: ["seniority", "employment_type", "remote", "city", "tags"] };
+      for (const [q, filters] of [["airline pilot", {}], ["python developer, ideally remote", {}], ["nurse", { city: "berlin" }]] as const) {
+        await page.fill("#city", (filters as { city?: string }).city ?? "");
+        await searchFor(q);
+        const api = (await postSearch<{ query: { hints: string[] }; total_matches: number; results: Array<{ score: number }> }>(t, { q, ...asked, ...filters })).body;
+        expect(api.query.hints.length).toBeGreaterThan(0);
+        expect(await hintsOnPage()).toEqual(api.query.hints);
+        expect(await page.locator("#hints").isVisible()).toBe(true);
+        if (q === "airline pilot") {
+          expect(api.query.hints[0]).toStartWith("no close match");
+          const close = api.results.filter((r) => r.score >= 0.5).length;
+          expect(await status().textContent()).toMatch(new RegExp(`, best first, for “airline pilot” in \\d+ ms\\. ${api.total_matches} close match(es)? \\(score 0\\.5 or more\\) in all, ${close} on this page\\.$`));
+          // Seen without scrolling, below the form and the hint.
+          const seen = await cards().first().evaluate((card) => ({ scrollY: window.scrollY, bottom: card.querySelector(".card-title")!.getBoundingClientRect().bottom, height: window.innerHeight }));
+          expect(seen.scrollY).toBe(0);
+          expect(seen.bottom).toBeLessThan(seen.height);
+          await page.screenshot({ path: join(ARTIFACTS, "web-search-viewport.png") });
+        }
+      }
+      await page.fill("#city", "");
+      await searchFor("backend engineer python");
+      expect(await hintsOnPage()).toEqual([]);
+      expect(await page.locator("#hints").isVisible()).toBe(false);
+      const first = await cards().first().evaluate((card) => card.querySelector(".card-title")!.getBoundingClientRect().bottom);
+      expect(first).toBeLessThan(800);
+      // Best first by default; the spec's date order on request, said in the status line.
+      const scores = (await cards().locator(".fact.score dd").allTextContents()).map(Number);
+      expect(scores).toEqual([...scores].sort((a, b) => b - a));
+      await page.selectOption("#sort", "date");
+      await searchFor("backend engineer python");
+      expect(await status().textContent()).toMatch(/^20 results \(1–20\), newest first, for/);
+      expect(page.url()).toContain("sort=date");
+      const dates = await cards().locator(".fact.date time").evaluateAll((times) => times.map((time) => time.getAttribute("datetime")!));
+      expect(dates).toEqual([...dates].sort().reverse());
+    } finally {
+      await page.selectOption("#sort", "relevance");
+      await page.setViewportSize({ width: 1100, height: 900 });
+    }
+  });
 
   test("nothing was fetched from another origin and nothing broke", () => {
     expect(external).toEqual([]);

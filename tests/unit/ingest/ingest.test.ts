@@ -6,7 +6,7 @@ import { ingestFile, ingestRecords, StrictIngestError, formatSummary } from "../
 import { loadEmbedder, type Embedder } from "../../../server/embedding/embedder.ts";
 import { openStore, type JobStore } from "../../../server/store/store.ts";
 import { fixturePostings } from "../../support/fixtures/postings.ts";
-import { MODELS_DIR, runCli, startTestServer, tempDir } from "../../support/helpers.ts";
+import { MODELS_DIR, runCli, startTestServer, tempDir, until } from "../../support/helpers.ts";
 
 let embedder: Embedder;
 let dir: string;
@@ -180,8 +180,8 @@ test("a CLI ingest into a running server's DATA_DIR shows up without a restart, 
   await Bun.write(file, more.map((p) => JSON.stringify(p)).join("\n"));
   const ingested = await runCli(["ingest", file], { DATA_DIR: t.dataDir });
   expect(ingested.code).toBe(0);
-  await Bun.sleep(1100);
-  expect((await search({ q: "nurse", top_k: 100 })).total).toBe(42);
+  // The server looks for other processes' writes every READ_CONSISTENCY_MS: wait for it to see them.
+  await until(() => search({ q: "nurse", top_k: 100 }), (page) => page.total === 42, 100);
   // The allowed sources follow the data too.
   expect((await search({ q: "nurse", source: "glassdoor", top_k: 100 })).total).toBe(40);
   await t.stop();

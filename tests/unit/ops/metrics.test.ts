@@ -2,13 +2,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { fixturePostings } from "../../support/fixtures/postings.ts";
 import { startTestServer, type TestServer } from "../../support/helpers.ts";
-import { mcpCall, postSearch, scrape, value } from "../../support/ops.ts";
+import { logWatch, mcpCall, postSearch, scrape, value } from "../../support/ops.ts";
 
 const postings = fixturePostings();
 let t: TestServer;
+const watch = logWatch();
 
 beforeAll(async () => {
-  t = await startTestServer({ records: postings });
+  t = await startTestServer({ records: postings, log: watch.logger });
 });
 afterAll(() => t.stop());
 
@@ -35,14 +36,17 @@ describe("/metrics", () => {
     const before = (await scrape(t.url)).samples;
     const limited = (await t.server.keys.create("limited", 1)).key;
 
-    expect((await postSearch(t.url, t.apiKey)).status).toBe(200);
-    expect((await fetch(`${t.url}/v1/search?q=accountant&top_k=1`, { headers: { "x-api-key": t.apiKey } })).status).toBe(200);
-    expect((await mcpCall(t.url, { "x-api-key": t.apiKey })).status).toBe(200);
-    expect((await postSearch(t.url, "jsk_not_a_key")).status).toBe(403);
-    expect((await postSearch(t.url, limited)).status).toBe(200);
-    expect((await postSearch(t.url, limited)).status).toBe(429);
-    expect((await fetch(`${t.url}/no/such/path/12345`)).status).toBe(404);
-    await Bun.sleep(50); // request metrics are observed after each response went out
+    const sent: Response[] = [];
+    const send = async (response: Promise<Response>) => (sent.push(await response), sent.at(-1)!.status);
+    expect(await send(postSearch(t.url, t.apiKey))).toBe(200);
+    expect(await send(fetch(`${t.url}/v1/search?q=accountant&top_k=1`, { headers: { "x-api-key": t.apiKey } }))).toBe(200);
+    expect(await send(mcpCall(t.url, { "x-api-key": t.apiKey }))).toBe(200);
+    expect(await send(postSearch(t.url, "jsk_not_a_key"))).toBe(403);
+    expect(await send(postSearch(t.url, limited))).toBe(200);
+    expect(await send(postSearch(t.url, limited))).toBe(429);
+    expect(await send(fetch(`${t.url}/no/such/path/12345`))).toBe(404);
+    // Request metrics are observed after each response went out, with its log line: wait for those.
+    await Promise.all(sent.map(watch.request));
 
     const { samples } = await scrape(t.url);
     const delta = (name: string, labels: Record<string, string>) => value(samples, name, labels) - value(before, name, labels);

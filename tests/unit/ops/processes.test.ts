@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { loadConfig } from "../../../server/config.ts";
 import { writeLock } from "../../../server/store/write-lease.ts";
 import { fixturePostings } from "../../support/fixtures/postings.ts";
-import { runCli, slowSearch, spawnServer, tempDir } from "../../support/helpers.ts";
+import { runCli, slowSearch, spawnServer, tempDir, until } from "../../support/helpers.ts";
 import { startRedis, type TestRedis } from "../../support/redis.ts";
 
 /*
@@ -139,9 +139,7 @@ test("when the primary is killed outright, its workers stop too", async () => {
   const cluster = await startCluster(dataDir);
   cluster.process.kill("SIGKILL");
   await cluster.process.exited;
-  const deadline = Date.now() + 15_000;
-  while (cluster.workers.some(alive) && Date.now() < deadline) await Bun.sleep(100);
-  expect(cluster.workers.filter(alive)).toEqual([]);
+  expect(await until(() => cluster.workers.filter(alive), (left) => left.length === 0, 100)).toEqual([]);
 }, 60_000);
 
 // --- helpers ---
@@ -192,19 +190,11 @@ async function startCluster(dataDir: string, env: Record<string, string> = {}) {
     /** The pids that answered these requests (their log lines are written just after the responses). */
     async pidsOf(requestIds: string[]): Promise<Set<unknown>> {
       const lines = () => new Map(entries().filter((e) => e.msg === "request").map((e) => [e.request_id, e.pid]));
-      const deadline = Date.now() + 5000;
-      while (requestIds.some((id) => !lines().has(id)) && Date.now() < deadline) await Bun.sleep(50);
-      const found = lines();
+      const found = await until(lines, (seen) => requestIds.every((id) => seen.has(id)));
       return new Set(requestIds.map((id) => found.get(id)));
     },
     async waitFor(match: (entry: Entry) => boolean): Promise<Entry> {
-      const deadline = Date.now() + 20_000;
-      for (;;) {
-        const found = entries().find(match);
-        if (found) return found;
-        if (Date.now() > deadline) throw new Error(`no such log line within 20 s:\n${text}`);
-        await Bun.sleep(50);
-      }
+      return (await until(() => entries().find(match), (found) => found !== undefined))!;
     },
     async stop(): Promise<number> {
       if (server.proc.exitCode === null) server.proc.kill("SIGTERM");

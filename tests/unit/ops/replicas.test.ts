@@ -4,7 +4,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { connectRedis, createRedisLease } from "../../../server/redis.ts";
 import { fixturePostings } from "../../support/fixtures/postings.ts";
-import { runCli, spawnServer, tempDir } from "../../support/helpers.ts";
+import { runCli, spawnServer, tempDir, until } from "../../support/helpers.ts";
 import { startRedis, type TestRedis } from "../../support/redis.ts";
 import { startS3, type TestS3 } from "../../support/s3.ts";
 import { parseForm, postForm } from "../../support/sign-in.ts";
@@ -80,13 +80,11 @@ test("an ingest through the CLI shows up in searches on both", async () => {
   const wanted = extra.filter((p) => p.job_title === "Accountant").map((p) => p.job_url);
   expect(wanted.length).toBeGreaterThan(0);
   for (const server of [one, two]) {
-    const deadline = Date.now() + 5000;
-    let urls: string[] = [];
-    while (Date.now() < deadline && !wanted.every((url) => urls.includes(url))) {
-      const body = (await (await search(server, key.key, "accountant")).json()) as { results: Array<{ job_url: string }> };
-      urls = body.results.map((r) => r.job_url);
-      if (!wanted.every((url) => urls.includes(url))) await Bun.sleep(200);
-    }
+    const urls = await until(
+      async () => ((await (await search(server, key.key, "accountant")).json()) as { results: Array<{ job_url: string }> }).results.map((r) => r.job_url),
+      (found) => wanted.every((url) => found.includes(url)),
+      200,
+    );
     expect(urls).toEqual(expect.arrayContaining(wanted));
   }
 });

@@ -6,28 +6,21 @@ import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { createLogger, defaultLogFormat } from "../../../server/log.ts";
 import { fixturePostings } from "../../support/fixtures/postings.ts";
 import { startTestServer, type TestServer } from "../../support/helpers.ts";
-import { mcpCall, postSearch } from "../../support/ops.ts";
+import { logWatch, mcpCall, postSearch } from "../../support/ops.ts";
 import { memoryProvider, signIn } from "../../support/sign-in.ts";
 
 const postings = fixturePostings();
-const lines: string[] = [];
+const watch = logWatch();
+const lines = watch.lines;
 let t: TestServer;
 
 beforeAll(async () => {
-  t = await startTestServer({ records: postings, log: createLogger("info", (line) => lines.push(line)) });
+  t = await startTestServer({ records: postings, log: watch.logger });
 });
 afterAll(() => t.stop());
 
-/** The request line of the request that got this x-request-id (it is written after the response, so wait for it). */
-async function requestLine(response: Response): Promise<Record<string, unknown>> {
-  const id = response.headers.get("x-request-id")!;
-  for (let i = 0; i < 50; i++) {
-    const entry = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((e) => e.msg === "request" && e.request_id === id);
-    if (entry) return entry;
-    await Bun.sleep(10);
-  }
-  throw new Error(`no request line for ${id}`);
-}
+/** The request line of the request that got this x-request-id (it is written after the response: waited for). */
+const requestLine = (response: Response): Promise<Record<string, unknown>> => watch.request(response);
 
 describe("request logs", () => {
   test("one JSON line per request with request_id, route, status, duration and principal; never a key or the query", async () => {
@@ -86,13 +79,14 @@ describe("request logs", () => {
   });
 
   test("probes and scrapes are logged at debug only; the search text too", async () => {
-    const debugLines: string[] = [];
-    const d = await startTestServer({ records: postings.slice(0, 3), log: createLogger("debug", (line) => debugLines.push(line)) });
+    const debug = logWatch("debug");
+    const d = await startTestServer({ records: postings.slice(0, 3), log: debug.logger });
     try {
       const health = await fetch(`${d.url}/healthz`);
       const search = await postSearch(d.url, d.apiKey, "debuggable words");
-      await Bun.sleep(50);
-      const entries = debugLines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      // The search text's line follows the request line in the same step.
+      await Promise.all([debug.request(health), debug.request(search)]);
+      const entries = debug.entries;
       expect(entries.find((e) => e.request_id === health.headers.get("x-request-id"))).toMatchObject({ level: "debug", route: "/healthz", status: 200 });
       const searchId = search.headers.get("x-request-id");
       expect(entries.find((e) => e.request_id === searchId && e.msg === "request")).toMatchObject({ level: "info", status: 200 });

@@ -185,7 +185,7 @@ describe("CLI", () => {
     expect(faceted.code).toBe(0);
     expect(faceted.stdout).toMatch(/city\s+postings/);
     expect(faceted.stdout).toMatch(/source\s+postings/);
-    expect(faceted.stdout).toMatch(/3 results of \d+ matching/);
+    expect(faceted.stdout).toMatch(/3 results, best first .* close matches \(score ≥ 0\): \d+ in all, 3 shown/);
     const missing = await runCli(["job", "nope", ...args]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("[NOT_FOUND]");

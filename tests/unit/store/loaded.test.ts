@@ -4,7 +4,7 @@ import { Schema } from "apache-arrow";
 import { rmSync } from "node:fs";
 import { loadEmbedder, type Embedder } from "../../../server/embedding/embedder.ts";
 import { ingestRecords } from "../../../server/ingest/ingest.ts";
-import { latestLoad, loadedAfter } from "../../../server/store/loaded.ts";
+import { latestLoad, loadedAfter } from "../../../server/store/postings.ts";
 import { jobsSchema, TABLE_NAME } from "../../../server/store/schema.ts";
 import { openStore, type JobStore } from "../../../server/store/store.ts";
 import { fixturePostings } from "../../support/fixtures/postings.ts";

@@ -6,7 +6,7 @@ import { loadConfig } from "../../../server/config.ts";
 import { loadEmbedder } from "../../../server/embedding/embedder.ts";
 import { openStore } from "../../../server/store/store.ts";
 import { fixturePostings } from "../../support/fixtures/postings.ts";
-import { MODELS_DIR, runCli, startTestServer, tempDir, type TestServer } from "../../support/helpers.ts";
+import { MODELS_DIR, runCli, startTestServer, tempDir, until, type TestServer } from "../../support/helpers.ts";
 import { startS3, type TestS3 } from "../../support/s3.ts";
 
 const search = (t: TestServer, q: string) =>
@@ -72,12 +72,7 @@ describe("DATA_URI=s3://… (a real S3-compatible server)", () => {
     const file = join(dataDir, "more.json");
     await Bun.write(file, JSON.stringify(fixturePostings().slice(30)));
     expect((await runCli(["ingest", file], env)).stdout).toContain("ingested 12 new");
-    const deadline = Date.now() + 5000;
-    let total = 0;
-    while (Date.now() < deadline && (total !== 42 || t.server.store.termStats()?.docs !== 42)) {
-      total = await t.server.store.count();
-      await Bun.sleep(100);
-    }
+    const total = await until(() => t.server.store.count(), (count) => count === 42 && t.server.store.termStats()?.docs === 42, 100);
     expect(total).toBe(42);
     expect(t.server.store.termStats()?.docs).toBe(42);
     const urls = new Set((await search(t, "accountant")).body.results.map((r) => r.job_url));
