@@ -6,6 +6,7 @@ import { AppError, isErrorCode } from "../shared/errors.ts";
 import { CityCountsSchema, JobResponseSchema, SearchResponseSchema, type CityCounts, type JobResponse, type SearchResponse } from "../shared/search.ts";
 import { MatchResponseSchema, type MatchResponse } from "../shared/match.ts";
 import { isRepeatable } from "../shared/search-params.ts";
+import { CreatedSavedSearchSchema, NewJobsSchema, SavedSearchListSchema, type CreatedSavedSearch, type NewJobs, type SavedSearchList } from "../shared/saved.ts";
 
 export interface ClientSettings {
   url: string;
@@ -141,6 +142,16 @@ export function citiesRemote(settings: ClientSettings): Promise<CityCounts> {
   return call(CityCountsSchema, settings, "GET", "/v1/cities");
 }
 
+/** The saved-search endpoints (ours, /v1/saved-searches): create, list, what is new, delete. */
+export const savedRemote = {
+  add: (settings: ClientSettings, body: Record<string, unknown>): Promise<CreatedSavedSearch> =>
+    call(CreatedSavedSearchSchema, settings, "POST", "/v1/saved-searches", body),
+  list: (settings: ClientSettings): Promise<SavedSearchList> => call(SavedSearchListSchema, settings, "GET", "/v1/saved-searches"),
+  fresh: (settings: ClientSettings, id: string, since?: string): Promise<NewJobs> =>
+    call(NewJobsSchema, settings, "GET", `/v1/saved-searches/${encodeURIComponent(id)}/new${since === undefined ? "" : `?since=${encodeURIComponent(since)}`}`),
+  remove: (settings: ClientSettings, id: string): Promise<undefined> => call(z.undefined(), settings, "DELETE", `/v1/saved-searches/${encodeURIComponent(id)}`),
+};
+
 // --- internal ---
 
 const ConfigFileSchema = z.looseObject({
@@ -149,7 +160,7 @@ const ConfigFileSchema = z.looseObject({
 });
 
 /** Calls the service and parses its answer with the shared response schema (a wrong shape is an error, not a cast). */
-async function call<T>(schema: z.ZodType<T>, settings: ClientSettings, method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+async function call<T>(schema: z.ZodType<T>, settings: ClientSettings, method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<T> {
   if (!settings.apiKey) {
     throw new AppError("AUTH_INVALID_KEY", "no API key set: pass --api-key, set JOBSEARCH_API_KEY, or run `bun run cli config set api-key` (it asks for the key)");
   }

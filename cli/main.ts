@@ -21,6 +21,7 @@ const main = defineCommand({
     delete: () => import("./commands/delete.ts").then((m) => m.default),
     similar: () => import("./commands/similar.ts").then((m) => m.default),
     match: () => import("./commands/match.ts").then((m) => m.default),
+    saved: () => import("./commands/saved.ts").then((m) => m.default),
     ingest: () => import("./commands/ingest.ts").then((m) => m.default),
     stats: () => import("./commands/stats.ts").then((m) => m.default),
     backup: () => import("./commands/backup.ts").then((m) => m.default),

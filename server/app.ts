@@ -4,7 +4,8 @@ import { errorResponse, noteOf } from "./http/error-response.ts";
 import type { OAuthServer } from "./auth/oauth/server.ts";
 import type { Config } from "./config.ts";
 import { mcpRoutes, type McpDeps } from "./mcp/http.ts";
-import { createMetrics } from "./ops/metrics.ts";
+import { createMetrics, type WebhookTallies } from "./ops/metrics.ts";
+import type { Outbox } from "./saved/outbox.ts";
 import { beginRequest, requestContext, requestIdOf } from "./ops/request-context.ts";
 import { createRequestObserver } from "./ops/request-log.ts";
 import { createServiceStatus } from "./ops/status.ts";
@@ -12,6 +13,7 @@ import { openapiDocument } from "./openapi/document.ts";
 import { createFairQueue } from "./search/fair-queue.ts";
 import { oauthRoutes } from "./routes/oauth.ts";
 import { opsRoutes } from "./routes/ops.ts";
+import { savedRoutes } from "./routes/saved.ts";
 import { searchRoutes } from "./routes/search.ts";
 import { webRoutes } from "./routes/web.ts";
 import type { JobStore } from "./store/store.ts";
@@ -20,6 +22,10 @@ export interface AppDeps extends Omit<McpDeps, "metrics" | "queue" | "store"> {
   /** The whole store: requests read it through one version's view each (store/read.ts versionViews), status reads all of it. */
   store: JobStore;
   config: Config;
+  /** The webhook outbox and delivery log (server/saved/outbox.ts). */
+  outbox: Outbox;
+  /** The webhook sender's tallies, for /metrics; absent = no sender in this process. */
+  webhooks?: WebhookTallies;
   oauth: OAuthServer;
   /** Whether a background ANN index build is running (reported by /readyz). */
   indexBuilding?: () => boolean;
@@ -33,7 +39,7 @@ export interface AppDeps extends Omit<McpDeps, "metrics" | "queue" | "store"> {
  */
 export function createApp(deps: AppDeps) {
   const status = createServiceStatus(deps);
-  const metrics = createMetrics(status, { cache: deps.cache, memoryCopy: () => deps.store.memoryCopy(), dataDir: deps.config.dataDir });
+  const metrics = createMetrics(status, { cache: deps.cache, memoryCopy: () => deps.store.memoryCopy(), dataDir: deps.config.dataDir, webhooks: deps.webhooks });
   const finish = createRequestObserver({ log: deps.log, metrics });
   const queue = createFairQueue();
   const routeDeps = { ...deps, metrics, queue, timeoutMs: deps.config.limits.searchTimeoutMs, onCancelled: metrics.observeCancelled };
@@ -59,6 +65,7 @@ export function createApp(deps: AppDeps) {
     .onAfterResponse({ as: "global" }, finish)
     .use(opsRoutes({ config: deps.config, metrics, status }))
     .use(searchRoutes(routeDeps))
+    .use(savedRoutes(routeDeps))
     .use(mcpRoutes(routeDeps))
     .use(oauthRoutes(deps))
     .use(openapiDocument())

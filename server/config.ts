@@ -90,6 +90,18 @@ const ConfigSchema = z.object({
   /** Client registrations (/register) one address may make per hour. */
   OAUTH_REGISTRATIONS_PER_HOUR: z.coerce.number().int().min(1).default(20),
   REFRESH_TOKEN_TTL_S: z.coerce.number().int().min(60).default(30 * 24 * 3600),
+  /** Saved searches one key or OAuth user may keep (ours, docs/api.md "Extensions"). */
+  SAVED_SEARCHES_MAX: z.coerce.number().int().min(1).max(10_000).default(50),
+  /** Webhooks may target loopback and private addresses (tests, a receiver on the same network). */
+  WEBHOOK_ALLOW_PRIVATE: flag.default(false),
+  /** A webhook delivery not answered within this is a failure, retried. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Attempts of one delivery before it is given up (logged, counted, kept in the delivery log). */
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(12),
+  /** How often the sender looks for a new table version and for deliveries due. */
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(2000),
+  /** The first retry's wait; each next one doubles it (at most an hour), with jitter. */
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(30_000),
 }).refine((c) => c.SERVER_PROCESSES === 1 || process.platform === "linux", {
   // Elsewhere SO_REUSEPORT does not spread connections: one process would take them all.
   path: ["SERVER_PROCESSES"],
@@ -146,6 +158,10 @@ export interface Config {
   };
   /** Set: API keys, OAuth state and rate-limit counters live in this Redis, shared by every process. */
   redisUrl?: string;
+  saved: {
+    maxPerOwner: number;
+    webhooks: { allowPrivate: boolean; timeoutMs: number; maxAttempts: number; retryBaseMs: number; pollMs: number };
+  };
   oauth: {
     accessTokenTtlSeconds: number;
     refreshTokenTtlSeconds: number;
@@ -198,6 +214,10 @@ export function loadConfig(env: Record<string, string | undefined> = Bun.env): C
       ...(c.REDIS_URL ? { redisUrl: c.REDIS_URL } : {}),
     },
     ...(c.REDIS_URL ? { redisUrl: c.REDIS_URL } : {}),
+    saved: {
+      maxPerOwner: c.SAVED_SEARCHES_MAX,
+      webhooks: { allowPrivate: c.WEBHOOK_ALLOW_PRIVATE, timeoutMs: c.WEBHOOK_TIMEOUT_MS, maxAttempts: c.WEBHOOK_MAX_ATTEMPTS, retryBaseMs: c.WEBHOOK_RETRY_BASE_MS, pollMs: c.WEBHOOK_POLL_MS },
+    },
     oauth: {
       accessTokenTtlSeconds: c.ACCESS_TOKEN_TTL_S,
       refreshTokenTtlSeconds: c.REFRESH_TOKEN_TTL_S,

@@ -13,6 +13,10 @@ import { openWriteLock } from "./store/write-lease.ts";
 import { maintainVectorIndex } from "./store/index-maintenance.ts";
 import { createResultCache } from "./cache/result-cache.ts";
 import { openStore, type JobStore } from "./store/store.ts";
+import { openSavedSearches, openWebhookOutbox } from "./saved/open.ts";
+import { openSenderLease } from "./saved/lease.ts";
+import { startWebhooks, type WebhookSender } from "./saved/webhooks.ts";
+import { loadTimesOf } from "./saved/new-jobs.ts";
 import { prepareUnderstanding } from "./search/echo.ts";
 import { memoryCopyUpTo } from "./memory/holder.ts";
 import { releaseFreedMemory, tuneAllocator } from "./memory/trim.ts";
@@ -29,6 +33,8 @@ export interface RunningServer {
   store: JobStore;
   keys: KeyStore;
   embedder: Embedder;
+  /** The webhook sender of this process (saved/webhooks.ts). */
+  webhooks: WebhookSender;
   /** The other server processes (SERVER_PROCESSES > 1, primary only); none otherwise. */
   workers(): number[];
   stop(): Promise<void>;
@@ -69,7 +75,9 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
     await prepareUnderstanding({ store });
     return store;
   });
-  const [embedder, store, keys] = await Promise.all([loading, opening, openKeys(config)]);
+  const [embedder, store, keys, saved, outbox, lease] = await Promise.all([
+    loading, opening, openKeys(config), openSavedSearches(config), openWebhookOutbox(config), openSenderLease(config),
+  ]);
   const oauth = await createOAuthServer({ config, keys });
   const limiter = options.limiter ?? createRateLimiter(config.rateLimit, log);
   // Writes take the table's write lease: a file lock in DATA_DIR, or for an object store REDIS_URL's.
@@ -83,8 +91,11 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   // Searches are answered from memory once the table is read in; LanceDB answers them until then.
   const warmStarted = performance.now();
   void store.warm().then(() => log.info("hot_path", { ...store.memoryCopy(), ms: Math.round(performance.now() - warmStarted) }));
+  // Every process runs a sender; the one holding the lease sends (saved/webhooks.ts).
+  const loads = loadTimesOf(store.table);
+  const webhooks = startWebhooks({ store, embedder, saved, loads, outbox, lease, config, log }, config.saved.webhooks.pollMs);
   const app = createApp({
-    config, store, embedder, cache, keys, log, limiter, oauth, verifyBearer: oauth.verifyBearer, indexBuilding: indexing?.building,
+    config, store, embedder, cache, keys, saved, loads, outbox, webhooks, log, limiter, oauth, verifyBearer: oauth.verifyBearer, indexBuilding: indexing?.building,
   });
   const server = app.listen({
     port: config.port,
@@ -113,18 +124,22 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   }
 
   return {
-    url, port, store, keys, embedder,
+    url, port, store, keys, embedder, webhooks,
     workers: () => workers?.pids() ?? [],
     async stop() {
       clearInterval(trimming);
       await Promise.all([app.stop(), workers?.stop()]);
       await indexing?.stop();
+      await webhooks.stop();
       writes?.close();
       await limiter.close();
       oauth.close();
       await store.settle();
       store.close();
       keys.close();
+      saved.close();
+      outbox.close();
+      lease.close();
     },
   };
 }

@@ -8,6 +8,8 @@ export const ERROR_STATUS = {
   AUTH_INVALID_KEY: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  /** Ours: a saved search's name already used, or the most saved searches a caller may keep. */
+  CONFLICT: 409,
   REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,

@@ -47,6 +47,8 @@ export interface SearchRequest {
   facetMinScore: number;
   /** Internal: similar jobs to this posting (its vector is the query's; it and its reposts are left out; its title, and `cjk`: it is written in a CJK script). */
   similarTo?: { id: string; vector?: Float32Array; clusterId?: string; title?: string; cjk?: boolean };
+  /** Internal: only these postings are searched (a saved search's new ones, server/saved/). */
+  onlyIds?: string[];
   /** Filters read from the query's words (set by the search, never by a caller); they mean more fields than the explicit ones (store/filter.ts). */
   inferred?: SearchFilters;
   /** Internal: the evaluation compares retrievers; callers always get "hybrid". */

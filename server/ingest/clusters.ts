@@ -19,24 +19,24 @@ export class ClusterAssigner {
   private readonly members: Array<{ id: string; clusterId: string; sig: SameJobSignature }> = [];
   /** Block key → member indexes, oldest first (a block of one: the index alone, most blocks are). */
   private readonly blocks = new Map<number, number | number[]>();
-  /** Id → its current member index, and its first load time. */
-  private readonly byId = new Map<string, { index: number; firstLoaded: number }>();
+  /** Id → its current member index. */
+  private readonly byId = new Map<string, { index: number }>();
 
-  /** `stored`: the table's postings, in the order they were assigned (first load, then publication); `loadTime` in epoch seconds. */
-  constructor(stored: Iterable<StoredCluster>, readonly loadTime: number) {
+  /** `stored`: the table's postings, in the order they were assigned (first load, then publication). */
+  constructor(stored: Iterable<StoredCluster>) {
     for (const member of stored) {
       const sig = decodeSignature(member.same_job_sig);
-      if (sig !== undefined) this.add(member.id, member.cluster_id, sig, member.first_loaded);
+      if (sig !== undefined) this.add(member.id, member.cluster_id, sig);
     }
   }
 
   /**
-   * The cluster and first load time of a posting being written (new or changed), recorded so later
-   * postings of the load can join it. `contentHash` names a new cluster's first posting.
+   * The cluster of a posting being written (new or changed), recorded so later postings of the load
+   * can join it. `contentHash` names a new cluster's first posting. (When it was first loaded is the
+   * store's: store/write.ts stamps `loaded_at`.)
    */
-  assign(id: string, sig: SameJobSignature, contentHash: string): { clusterId: string; firstLoaded: number } {
+  assign(id: string, sig: SameJobSignature, contentHash: string): { clusterId: string } {
     const known = this.byId.get(id);
-    const firstLoaded = known?.firstLoaded ?? this.loadTime;
     let clusterId: string | undefined;
     if (known !== undefined) {
       const before = this.members[known.index]!;
@@ -44,8 +44,8 @@ export class ClusterAssigner {
     }
     const keys = blockKeys(sig);
     clusterId ??= this.bestMatch(id, sig, keys.sought) ?? newClusterId(id, contentHash);
-    this.add(id, clusterId, sig, firstLoaded, keys.filed);
-    return { clusterId, firstLoaded };
+    this.add(id, clusterId, sig, keys.filed);
+    return { clusterId };
   }
 
   /** The cluster of the most alike posting that is the same job (ties: the earliest assigned). */
@@ -70,10 +70,10 @@ export class ClusterAssigner {
     return best === undefined ? undefined : this.members[best.index]!.clusterId;
   }
 
-  private add(id: string, clusterId: string, sig: SameJobSignature, firstLoaded: number, filed = blockKeys(sig).filed): void {
+  private add(id: string, clusterId: string, sig: SameJobSignature, filed = blockKeys(sig).filed): void {
     const index = this.members.length;
     this.members.push({ id, clusterId, sig });
-    this.byId.set(id, { index, firstLoaded });
+    this.byId.set(id, { index });
     for (const key of filed) {
       const block = this.blocks.get(key);
       if (block === undefined) this.blocks.set(key, index);
@@ -85,18 +85,18 @@ export class ClusterAssigner {
 
 /**
  * The assigner of a load, holding the table's postings. A table loaded before clusters gets its
- * cluster columns here, and every posting is assigned (in publication order, first seen at this
- * load, as nothing says when it was loaded) before the load writes anything: the migration.
+ * cluster columns here, and every posting is assigned (in publication order) before the load writes
+ * anything: the migration.
  */
-export async function openAssigner(store: JobStore, loadTime: number): Promise<{ assigner: ClusterAssigner; migrated: number }> {
+export async function openAssigner(store: JobStore): Promise<{ assigner: ClusterAssigner; migrated: number }> {
   const stored = await store.storedClusters();
-  if (stored !== undefined) return { assigner: new ClusterAssigner(stored, loadTime), migrated: 0 };
-  const rows = await store.addClusterColumns(loadTime);
-  const assigner = new ClusterAssigner([], loadTime);
+  if (stored !== undefined) return { assigner: new ClusterAssigner(stored), migrated: 0 };
+  const rows = await store.addClusterColumns();
+  const assigner = new ClusterAssigner([]);
   const updates = rows.map((row) => {
     const sig = signature(row as unknown as SignedFields);
     const { clusterId } = assigner.assign(row.id, sig, row.content_hash);
-    return { id: row.id, cluster_id: clusterId, first_loaded: loadTime, same_job_sig: encodeSignature(sig), result_json: withClusterId(row.result_json, clusterId) };
+    return { id: row.id, cluster_id: clusterId, same_job_sig: encodeSignature(sig), result_json: withClusterId(row.result_json, clusterId) };
   });
   for (let i = 0; i < updates.length; i += MIGRATION_BATCH) await store.updateClusters(updates.slice(i, i + MIGRATION_BATCH));
   return { assigner, migrated: rows.length };

@@ -156,7 +156,7 @@ async function writeBatches(deps: IngestDeps, records: Records, summary: IngestS
   let batch = new Map<string, Pending>();
   let read = 0;
   // The table's clusters, for the postings of this load to join (a table loaded before clusters is assigned first).
-  const { assigner, migrated } = await openAssigner(deps.store, Date.now() / 1000);
+  const { assigner, migrated } = await openAssigner(deps.store);
   // For a file the total is estimated from the share of its bytes read so far.
   const total = () => {
     if (!("fraction" in records)) return records.length;
@@ -208,7 +208,7 @@ async function writeBatch(deps: IngestDeps, pending: Pending[], summary: IngestS
  */
 export async function changedRows(
   deps: IngestDeps, records: ValidJobRecord[], onProgress?: (done: number, total: number) => void,
-  assigner = new ClusterAssigner([], Date.now() / 1000),
+  assigner = new ClusterAssigner([]),
 ): Promise<{ rows: StoredJob[]; stored: Map<string, string> }> {
   const rows: StoredJob[] = [];
   const stored = new Map<string, string>();

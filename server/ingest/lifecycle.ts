@@ -81,7 +81,7 @@ export async function replaceSources(deps: IngestDeps, records: Records, options
   try {
     await deps.store.refresh();
     const removeIds = await missingFromFile(deps.store, valid, options.force ?? false);
-    const { assigner, migrated } = await openAssigner(deps.store, Date.now() / 1000);
+    const { assigner, migrated } = await openAssigner(deps.store);
     const { rows, stored } = await changedRows(deps, [...valid.values()], options.onProgress, assigner);
     await deps.store.replace(rows, removeIds);
     const updated = rows.filter((row) => stored.has(row.id)).length;

@@ -13,10 +13,9 @@ import { encodeSignature, type SameJobSignature } from "./same-job.ts";
  * ranking read, the result fields as JSON, the cluster (clusters.ts) and the vector.
  */
 
-/** Where a posting's cluster stands: its id, when the posting was first loaded, its signature. */
+/** Where a posting's cluster stands: its id and its signature. */
 export interface ClusterPlace {
   clusterId: string;
-  firstLoaded: number;
   sig: SameJobSignature;
 }
 
@@ -37,7 +36,8 @@ export function toStoredJob(record: ValidJobRecord, hash: string, vector: Float3
     ...terms,
     result_json: JSON.stringify({ id: job.id, ...resultFields(job), country: job.country, ...terms, cluster_id: cluster.clusterId }),
     cluster_id: cluster.clusterId,
-    first_loaded: cluster.firstLoaded,
+    // Set when written (store/write.ts): a posting stored before keeps its first time.
+    loaded_at: null,
     same_job_sig: encodeSignature(cluster.sig),
     vector,
   };

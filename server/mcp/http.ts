@@ -17,11 +17,17 @@ import { notePrincipal, noteTool, requestIdOf } from "../ops/request-context.ts"
 import { mcpOperation } from "../openapi/mcp-operations.ts";
 import type { FairQueue } from "../search/fair-queue.ts";
 import type { SearchDeps } from "../search/search.ts";
+import type { SavedSearchStore } from "../saved/store.ts";
+import type { LoadTimes } from "../saved/new-jobs.ts";
 import { jsonRpcError, refusedInBatch } from "./errors.ts";
 import { createMcpServer } from "./server.ts";
 
 export interface McpDeps extends SearchDeps {
   keys: KeyStore;
+  /** Saved searches (server/saved/): the tools save_search, list_saved_searches, check_new_jobs. */
+  saved: SavedSearchStore;
+  /** When postings were first loaded: what is new to a saved search. */
+  loads: LoadTimes;
   log: Logger;
   limiter: RateLimiter;
   config: Config;
@@ -125,7 +131,8 @@ async function serveMcp(deps: McpDeps, request: Request, requestId: string): Pro
 /** The SDK's answer to `body` (already read within the limit), in a fresh stateless server and transport. */
 async function runSdk(deps: McpDeps, request: Request, principal: Principal, body: string, requestId: string): Promise<Response> {
   let failed = false;
-  const server = createMcpServer({ ...deps, turns: () => deps.queue.turn(principal.id) }, {
+  const caller = { owner: principal.id, base: baseUrl(deps.config.publicUrl, request), saved: deps.saved, loads: deps.loads, config: deps.config };
+  const server = createMcpServer({ ...deps, turns: () => deps.queue.turn(principal.id), caller }, {
     requestId,
     onInternalError: () => (failed = true),
     onToolCall: (tool, args) => noteTool(request, tool, args),

@@ -4,7 +4,6 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import pkg from "../../package.json" with { type: "json" };
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../ops/metrics.ts";
-import type { SearchDeps } from "../search/search.ts";
 import { checkParams, internalError, loose, toolFailure, toolNotFound } from "./errors.ts";
 import { explainMatchTool } from "./tools/explain-match.ts";
 import { fetchTool } from "./tools/fetch.ts";
@@ -15,15 +14,16 @@ import { listFiltersTool } from "./tools/list-filters.ts";
 import { matchProfileTool } from "./tools/match-profile.ts";
 import { searchTool } from "./tools/search.ts";
 import { searchJobsTool } from "./tools/search-jobs.ts";
-import type { McpTool } from "./tool.ts";
+import type { McpTool, ToolDeps } from "./tool.ts";
+import { checkNewJobsTool, listSavedSearchesTool, saveSearchTool } from "./tools/saved-searches.ts";
 
-/** The spec's two tools, then ours (job details, similar jobs, filter values, the search/fetch pair of ChatGPT connectors, and matching a profile). */
+/** The spec's two tools, then ours (job details, similar jobs, filter values, the search/fetch pair of ChatGPT connectors, matching a profile, saved searches). */
 const TOOLS = new Map<string, McpTool>(
-  [searchJobsTool, listCitiesTool, getJobTool, findSimilarJobsTool, listFiltersTool, searchTool, fetchTool, matchProfileTool, explainMatchTool].map((tool) => [tool.definition.name, tool]),
+  [searchJobsTool, listCitiesTool, getJobTool, findSimilarJobsTool, listFiltersTool, searchTool, fetchTool, matchProfileTool, explainMatchTool, saveSearchTool, listSavedSearchesTool, checkNewJobsTool].map((tool) => [tool.definition.name, tool]),
 );
 const DEFINITIONS = [...TOOLS.values()].map((tool) => tool.definition);
 /** Tools whose calls are searches (timed into the search latency metric). */
-const SEARCHES = new Set<McpTool>([searchJobsTool, findSimilarJobsTool, searchTool, matchProfileTool]);
+const SEARCHES = new Set<McpTool>([searchJobsTool, findSimilarJobsTool, searchTool, matchProfileTool, checkNewJobsTool]);
 export const SERVER_NAME = "jobsearch";
 
 /**
@@ -33,7 +33,7 @@ export const SERVER_NAME = "jobsearch";
  * into the search latency metric.
  */
 export function createMcpServer(
-  deps: SearchDeps & { log: Logger; metrics: Pick<Metrics, "observeSearch"> },
+  deps: ToolDeps & { log: Logger; metrics: Pick<Metrics, "observeSearch"> },
   context: { requestId: string; onInternalError: () => void; onToolCall?: (tool: string, args: Record<string, unknown>) => void },
 ): Server {
   const server = new Server(

@@ -2,6 +2,9 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { AppError } from "../../shared/errors.ts";
 import type { SearchResults } from "../../shared/search.ts";
+import type { Config } from "../config.ts";
+import type { SavedSearchStore } from "../saved/store.ts";
+import type { LoadTimes } from "../saved/new-jobs.ts";
 import type { SearchDeps, SearchOutcome } from "../search/search.ts";
 
 /**
@@ -10,7 +13,24 @@ import type { SearchDeps, SearchOutcome } from "../search/search.ts";
  */
 export interface McpTool {
   definition: Tool;
-  call(args: Record<string, unknown>, deps: SearchDeps): Promise<Record<string, unknown>>;
+  call(args: Record<string, unknown>, deps: ToolDeps): Promise<Record<string, unknown>>;
+}
+
+/** Who calls, for the tools that keep something per principal (saved searches): its id, the service's base URL, where saved searches live. */
+export interface ToolCaller {
+  owner: string;
+  base: string;
+  saved: SavedSearchStore;
+  loads: LoadTimes;
+  config: Config;
+}
+
+export type ToolDeps = SearchDeps & { caller?: ToolCaller };
+
+/** The caller of a per-principal tool (always set on /mcp). */
+export function callerOf(deps: ToolDeps): ToolCaller {
+  if (!deps.caller) throw new Error("a per-principal tool called without its caller");
+  return deps.caller;
 }
 
 export const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;

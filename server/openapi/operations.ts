@@ -10,7 +10,7 @@ import { queryParameters, ref, type JsonSchema } from "./schemas.ts";
  * and tests/api/rest/openapi.test.ts checks every example against those schemas and the live server.
  */
 
-const REQUEST_ID = "3f1c9a52-7c1e-4d0b-9a8e-2b6f1d4c8e71";
+export const REQUEST_ID = "3f1c9a52-7c1e-4d0b-9a8e-2b6f1d4c8e71";
 
 export const SEARCH_EXAMPLE: SearchResponse = {
   request_id: REQUEST_ID,
@@ -89,7 +89,7 @@ export const ERROR_EXAMPLES = {
 
 export const RATE_LIMITED_EXAMPLE: RateLimitedBody = { error: "Rate limit exceeded", retry_after: 12 };
 
-const API_KEY = [{ ApiKey: [] }];
+export const API_KEY = [{ ApiKey: [] }];
 const REQUEST_ID_HEADER = { "x-request-id": { description: "The request's id (equals request_id in the body)", schema: { type: "string" } } };
 
 const searchDescription = `Ranked job postings for a natural-language query, with optional filters.
@@ -222,11 +222,11 @@ export const matchOperation = operation({
 
 // --- internal ---
 
-function operation(detail: Record<string, unknown>): DocumentDecoration {
+export function operation(detail: Record<string, unknown>): DocumentDecoration {
   return detail as DocumentDecoration;
 }
 
-function json(description: string, schema: JsonSchema, examples: Record<string, unknown>, headers: Record<string, unknown> = REQUEST_ID_HEADER) {
+export function json(description: string, schema: JsonSchema, examples: Record<string, unknown>, headers: Record<string, unknown> = REQUEST_ID_HEADER) {
   const named = Object.fromEntries(Object.entries(examples).map(([name, value]) => [name, { value }]));
   return { description, headers, content: { "application/json": { schema, examples: named } } };
 }
@@ -239,7 +239,7 @@ function searchResponses(badRequests: Record<string, ErrorBody>) {
   };
 }
 
-function commonErrors() {
+export function commonErrors() {
   return {
     403: json("The x-api-key header is missing, unknown or revoked", ref("Error"), { invalidKey: ERROR_EXAMPLES.invalidKey }),
     429: json("Over the key's rate limit", ref("RateLimited"), { rateLimited: RATE_LIMITED_EXAMPLE }, {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ErrorBodySchema, RateLimitedBodySchema } from "../../shared/errors.ts";
 import { JobResultSchema } from "../../shared/job.ts";
 import { MatchParametersSchema, MatchResponseSchema } from "../../shared/match.ts";
+import { CreatedSavedSearchSchema, DeliveryLogSchema, NewJobsSchema, SavedSearchListSchema, SavedSearchSchema } from "../../shared/saved.ts";
 import { CityCountsSchema, FilterValuesSchema, JobResponseSchema, SearchParametersSchema, SearchResponseSchema } from "../../shared/search.ts";
 
 /** A JSON Schema object as it appears in the OpenAPI document. */
@@ -21,11 +22,17 @@ registry.add(JobResponseSchema, { id: "JobResponse" });
 registry.add(FilterValuesSchema.extend({ request_id: z.string() }), { id: "FilterValues" });
 registry.add(MatchParametersSchema, { id: "MatchParameters" });
 registry.add(MatchResponseSchema, { id: "MatchResponse" });
+registry.add(SavedSearchSchema.extend({ request_id: z.string() }), { id: "SavedSearch" });
+registry.add(CreatedSavedSearchSchema.extend({ request_id: z.string() }), { id: "CreatedSavedSearch" });
+registry.add(SavedSearchListSchema.extend({ request_id: z.string() }), { id: "SavedSearchList" });
+registry.add(NewJobsSchema.extend({ request_id: z.string(), search_time_ms: z.number().int() }), { id: "NewJobs" });
+registry.add(DeliveryLogSchema.extend({ request_id: z.string() }), { id: "DeliveryLog" });
 registry.add(ErrorBodySchema, { id: "Error" });
 registry.add(RateLimitedBodySchema, { id: "RateLimited" });
 
 export type SchemaName =
-  | "SearchParameters" | "SearchResponse" | "JobResult" | "CityCounts" | "JobResponse" | "FilterValues" | "MatchParameters" | "MatchResponse" | "Error" | "RateLimited";
+  | "SearchParameters" | "SearchResponse" | "JobResult" | "CityCounts" | "JobResponse" | "FilterValues" | "MatchParameters" | "MatchResponse" | "Error" | "RateLimited"
+  | "SavedSearch" | "CreatedSavedSearch" | "SavedSearchList" | "NewJobs" | "DeliveryLog";
 
 export const componentSchemas: Record<SchemaName, JsonSchema> = Object.fromEntries(
   Object.entries(z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}` }).schemas).map(

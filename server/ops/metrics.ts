@@ -29,6 +29,12 @@ export interface MetricsOptions {
   memoryCopy?: () => MemoryCopyState;
   /** DATA_DIR: the file system whose space the disk gauges report. */
   dataDir?: string;
+  webhooks?: WebhookTallies;
+}
+
+/** What the webhook sender (server/saved/webhooks.ts) has counted since its process started. */
+export interface WebhookTallies {
+  stats(): { delivered: number; retried: number; failed: number; pending: number };
 }
 
 /** The route label of every request that matched no route, so unknown paths add no series. */
@@ -55,7 +61,7 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
  * Observing costs a label lookup and a few additions: no I/O, fixed buckets.
  */
 export function createMetrics(status: ServiceStatus, options: MetricsOptions = {}): Metrics {
-  const { cache, memoryCopy, dataDir } = options;
+  const { cache, memoryCopy, dataDir, webhooks } = options;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
@@ -122,6 +128,30 @@ export function createMetrics(status: ServiceStatus, options: MetricsOptions = {
         this.reset();
         this.inc({ result: "hit" }, cache.stats.hits);
         this.inc({ result: "miss" }, cache.stats.misses);
+      },
+    });
+  }
+
+  if (webhooks) {
+    new Counter({
+      name: "jobsearch_webhook_deliveries_total",
+      help: "Webhook delivery attempts of saved searches by this process, by outcome: delivered (2xx), retry (failed, tried again later), failed (given up)",
+      labelNames: ["outcome"] as const,
+      registers: [registry],
+      collect() {
+        const tally = webhooks.stats();
+        this.reset();
+        this.inc({ outcome: "delivered" }, tally.delivered);
+        this.inc({ outcome: "retry" }, tally.retried);
+        this.inc({ outcome: "failed" }, tally.failed);
+      },
+    });
+    new Gauge({
+      name: "jobsearch_webhook_outbox_pending",
+      help: "Webhook deliveries waiting in the outbox (as last seen by the process that sends them)",
+      registers: [registry],
+      collect() {
+        this.set(webhooks.stats().pending);
       },
     });
   }

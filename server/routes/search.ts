@@ -144,7 +144,7 @@ function queryParameters(url: URL): Record<string, unknown> {
 }
 
 /** The body as a JSON object (at most `maxBytes`); an empty body counts as `{}` (and so as a missing q). */
-async function jsonBody(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
+export async function jsonBody(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
   const text = await readBodyText(request, maxBytes);
   if (text.trim() === "") return {};
   let parsed: unknown;

@@ -13,6 +13,7 @@ const ASSETS: Record<string, { file: string; type: string; maxAge: number; types
   "/web/views.js": { file: join(WEB_DIR, "views.js"), type: "text/javascript; charset=utf-8", maxAge: 0 },
   "/web/places.js": { file: join(WEB_DIR, "places.js"), type: "text/javascript; charset=utf-8", maxAge: 0 },
   "/web/match.js": { file: join(WEB_DIR, "match.js"), type: "text/javascript; charset=utf-8", maxAge: 0 },
+  "/web/saved.js": { file: join(WEB_DIR, "saved.js"), type: "text/javascript; charset=utf-8", maxAge: 0 },
   // The line saying what the search understood, shared with the CLI.
   "/web/understood.js": { file: join(import.meta.dir, "../../shared/understood.ts"), type: "text/javascript; charset=utf-8", maxAge: 0, typescript: true },
   "/web/style.css": { file: join(WEB_DIR, "style.css"), type: "text/css; charset=utf-8", maxAge: 0 },

@@ -7,7 +7,7 @@ import { rankingQuery } from "../rank/features.ts";
 import { keywordClauses, STRONG_EXPANSION_WEIGHT } from "../rank/keyword-query.ts";
 import { compareText, scoreCandidates, type Candidate, type Ranked } from "../rank/rank.ts";
 import { titleHead } from "../rank/similarity.ts";
-import { filterSet } from "../store/filter-set.ts";
+import { filterSet, type FilterSet } from "../store/filter-set.ts";
 import type { StoreReader } from "../store/store.ts";
 import { idf } from "../store/term-stats.ts";
 import { jobWordWeight, type Understanding } from "../understand/understand.ts";
@@ -50,7 +50,7 @@ export async function rankCandidates(
 ): Promise<Ranked[]> {
   const mode = request.retrieval ?? "hybrid";
   // Validated and normalised once, here: both retrievers, whichever engine answers them, read this one form.
-  const filters = filterSet(request.filters, request.inferred);
+  const filters = withOnlyIds(filterSet(request.filters, request.inferred), request.onlyIds);
   stopIfLate(deadline, "embed");
   const { terms, expansions } = understanding;
   const stats = deps.store.termStats();
@@ -124,4 +124,11 @@ function focusedQuery(terms: string[], expansions: Understanding["expansions"], 
   const kept = terms.filter((term) => !hasCjk(term) || /[\p{L}\p{N}]/u.test(withoutGenericCjk(term)));
   // Generic pairs still tell a Chinese posting from others when the rest is in Latin letters ("Node.js 开发").
   return rankingQuery(kept.length > 0 ? kept : terms, expansions, text, weigh, hasCjk(focused) ? focused : text);
+}
+
+/** The filters with `ids` as one more clause (keyed by the ids, as the in-memory copy keeps rows by key). */
+function withOnlyIds(filters: FilterSet, ids: string[] | undefined): FilterSet {
+  if (ids === undefined) return filters;
+  const key = `only-ids:${ids.length}:${Bun.hash(ids.join("\n")).toString(36)}`;
+  return { clauses: [...filters.clauses, { key, kind: "equals", column: "id", values: ids }] };
 }

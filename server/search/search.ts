@@ -95,9 +95,9 @@ async function inTurn(deps: SearchDeps, request: SearchRequest, understanding: U
   }
 }
 
-/** A page from the cache, or computed and cached (searches with facets or for similar jobs are not cached). */
+/** A page from the cache, or computed and cached (searches with facets, for similar jobs or among given postings are not cached). */
 async function cachedSearch(deps: SearchDeps, request: SearchRequest, understanding: Understanding, deadline: Deadline, turn: Turn): Promise<SearchPage> {
-  const cache = request.facets.length === 0 && request.similarTo === undefined ? deps.cache : undefined;
+  const cache = request.facets.length === 0 && request.similarTo === undefined && request.onlyIds === undefined ? deps.cache : undefined;
   const version = cache ? await deps.store.version() : 0;
   // The term statistics weigh the words: a page ranked with others is not this one.
   const stats = deps.store.termStats();

@@ -1,5 +1,7 @@
 import type * as lancedb from "@lancedb/lancedb";
 import { makeArrowTable } from "@lancedb/lancedb";
+import { quote } from "./filter.ts";
+import { LOADED_AT, firstLoadedAt, hasLoadTimes } from "./postings.ts";
 
 /*
  * The same job's postings (server/ingest/clusters.ts assigns them at load): each posting's cluster
@@ -7,15 +9,15 @@ import { makeArrowTable } from "@lancedb/lancedb";
  * once per table version. A cluster's figures are never stored: they follow from its postings.
  */
 
-/** The columns a load writes per posting: its cluster, when it was first loaded, its same-job signature. */
-export const CLUSTER_COLUMNS = ["cluster_id", "first_loaded", "same_job_sig"] as const;
+/** The columns a load writes per posting: its cluster and its same-job signature (when it was first loaded is `loaded_at`, postings.ts). */
+export const CLUSTER_COLUMNS = ["cluster_id", "same_job_sig"] as const;
 
 /** A cluster as results show it. */
 export interface ClusterFacts {
-  /** ISO 8601 (UTC): when the load that first brought one of its postings ran. */
-  first_seen: string;
-  /** ISO 8601 (UTC): when the load that brought its newest posting ran. */
-  last_seen: string;
+  /** ISO 8601 (UTC): when a load first stored one of its postings; absent when none of them has a load time (stored before load times were recorded). */
+  first_seen?: string;
+  /** ISO 8601 (UTC): when a load first stored its newest posting; absent as first_seen. */
+  last_seen?: string;
   /** Distinct days (UTC) its postings were published on: a copy on another source the same day is not another time. */
   times_posted: number;
 }
@@ -32,8 +34,6 @@ export interface SameJobPosting {
 export interface StoredCluster {
   id: string;
   cluster_id: string;
-  /** Epoch seconds. */
-  first_loaded: number;
   same_job_sig: string;
 }
 
@@ -67,13 +67,14 @@ export function clusterReader(table: lancedb.Table) {
 
 /** Every posting's cluster columns, in the order they were assigned: first load, publication, id. */
 export async function readStoredClusters(table: lancedb.Table): Promise<StoredCluster[]> {
-  const rows: Array<StoredCluster & { publish_ts: number }> = [];
-  for await (const batch of table.query().select(["id", ...CLUSTER_COLUMNS, "publish_ts"])) {
+  const rows: Array<StoredCluster & { publish_ts: number; loaded: number }> = [];
+  for await (const batch of table.query().select(["id", ...CLUSTER_COLUMNS, LOADED_AT, "publish_ts"])) {
     for (const row of batch.toArray()) {
-      rows.push({ id: String(row.id), cluster_id: String(row.cluster_id), first_loaded: Number(row.first_loaded), same_job_sig: String(row.same_job_sig ?? ""), publish_ts: Number(row.publish_ts) });
+      const loaded = firstLoadedAt(row.toJSON());
+      rows.push({ id: String(row.id), cluster_id: String(row.cluster_id), same_job_sig: String(row.same_job_sig ?? ""), publish_ts: Number(row.publish_ts), loaded });
     }
   }
-  return rows.sort((a, b) => a.first_loaded - b.first_loaded || a.publish_ts - b.publish_ts || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return rows.sort((a, b) => a.loaded - b.loaded || a.publish_ts - b.publish_ts || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** What a load before clusters lacks to be assigned: the signed fields and result_json of every posting. */
@@ -85,10 +86,9 @@ export async function readUnclustered(table: lancedb.Table): Promise<Array<Recor
 }
 
 /** Adds the cluster columns to a table loaded before them (each posting its own cluster until assigned). */
-export async function addClusterColumns(table: lancedb.Table, loadTime: number): Promise<void> {
+export async function addClusterColumns(table: lancedb.Table): Promise<void> {
   await table.addColumns([
     { name: "cluster_id", valueSql: "id" },
-    { name: "first_loaded", valueSql: `CAST(${loadTime} AS DOUBLE)` },
     { name: "same_job_sig", valueSql: "''" },
   ]);
 }
@@ -104,33 +104,35 @@ export async function updateClusters(table: lancedb.Table, rows: Array<StoredClu
 async function readFacts(table: lancedb.Table): Promise<Map<string, ClusterFacts> | undefined> {
   if (!(await hasClusterColumns(table))) return undefined;
   const spans = new Map<string, { first: number; last: number; days: Set<string> }>();
-  for await (const batch of table.query().select(["cluster_id", "first_loaded", "publish_time"])) {
+  const timed = await hasLoadTimes(table);
+  for await (const batch of table.query().select(["cluster_id", "publish_time", ...(timed ? [LOADED_AT] : [])])) {
     const clusters = batch.getChild("cluster_id")!;
-    const loaded = batch.getChild("first_loaded")!;
+    const loaded = batch.getChild(LOADED_AT);
     const published = batch.getChild("publish_time")!;
     for (let i = 0; i < batch.numRows; i++) {
       const id = String(clusters.get(i));
-      const time = Number(loaded.get(i));
+      // A posting stored before load times were recorded has none: it says nothing of when its cluster was seen.
+      const time = loaded?.get(i) ?? Number.NaN;
       const day = String(published.get(i)).slice(0, 10);
       const span = spans.get(id);
       if (span === undefined) spans.set(id, { first: time, last: time, days: new Set([day]) });
       else {
-        if (time < span.first) span.first = time;
-        if (time > span.last) span.last = time;
+        // A NaN bound (no time yet) compares false, so the first time known takes its place.
+        if (!Number.isNaN(time) && !(span.first <= time)) span.first = time;
+        if (!Number.isNaN(time) && !(span.last >= time)) span.last = time;
         span.days.add(day);
       }
     }
   }
   const facts = new Map<string, ClusterFacts>();
-  for (const [id, span] of spans) facts.set(id, { first_seen: iso(span.first), last_seen: iso(span.last), times_posted: span.days.size });
+  for (const [id, span] of spans) {
+    const seen = Number.isNaN(span.first) ? {} : { first_seen: iso(span.first), last_seen: iso(span.last) };
+    facts.set(id, { ...seen, times_posted: span.days.size });
+  }
   return facts;
 }
 
-/** ISO 8601 in UTC with milliseconds: loads a second apart stay apart. */
-function iso(seconds: number): string {
-  return new Date(Math.round(seconds * 1000)).toISOString();
-}
-
-function quote(value: string): string {
-  return `'${value.replace(/'/g, "''")}'`;
+/** ISO 8601 in UTC with milliseconds (of epoch ms): loads a second apart stay apart. */
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
 }

@@ -51,10 +51,10 @@ export interface StoredJob {
   result_json: string;
   /** The same job's cluster (server/ingest/clusters.ts; store/clusters.ts reads it): also in result_json. */
   cluster_id: string;
-  /** Epoch seconds of the load that first brought this posting (kept when a later load changes it). */
-  first_loaded: number;
   /** What the posting is compared by for the same job (ingest/same-job.ts encodeSignature). */
   same_job_sig: string;
+  /** When a load first stored this id (epoch ms; kept when the id is loaded again); null for tables loaded before it was recorded. See postings.ts firstLoadedAt. */
+  loaded_at: number | null;
   vector: Float32Array;
 }
 
@@ -92,8 +92,8 @@ export function jobsSchema(modelId: string, dimension: number): Schema {
     text("rank_terms", false),
     text("result_json", false),
     text("cluster_id", false),
-    new Field("first_loaded", new Float64(), false),
     text("same_job_sig", false),
+    new Field("loaded_at", new Float64(), true),
     new Field("vector", new FixedSizeList(dimension, new Field("item", new Float32(), true)), false),
   ];
   const metadata = new Map([

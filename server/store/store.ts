@@ -145,7 +145,7 @@ export interface StoreWriter {
   loadPending(): Promise<boolean>;
   /** Postings' cluster columns in assignment order (undefined: a table loaded before clusters, which addClusterColumns migrates). */
   storedClusters(): Promise<StoredCluster[] | undefined>;
-  addClusterColumns(loadTime: number): Promise<Awaited<ReturnType<typeof readUnclustered>>>;
+  addClusterColumns(): Promise<Awaited<ReturnType<typeof readUnclustered>>>;
   updateClusters(rows: Array<StoredCluster & { result_json: string }>): Promise<void>;
 }
 

@@ -2,6 +2,7 @@ import type * as lancedb from "@lancedb/lancedb";
 import { addClusterColumns, hasClusterColumns, readStoredClusters, readUnclustered, updateClusters } from "./clusters.ts";
 import { idIn } from "./filter.ts";
 import { ensureIndexes } from "./indexes.ts";
+import { ensureLoadTimes, loadTimes } from "./postings.ts";
 import type { StoredJob } from "./schema.ts";
 import type { StoreWriter } from "./store.ts";
 import { sideFile, type TableLocation } from "./table-location.ts";
@@ -31,7 +32,8 @@ export function createWriter(table: lancedb.Table, location: TableLocation, term
       if (rows.length === 0) return;
       if ((await pending.tag()) === undefined) await pending.write("");
       // Idempotent (same ids, same rows), so safe to run again after a conflict.
-      await retryConflicts(() => table.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows.map(toArrowRow)));
+      const stamped = await stampLoad(table, rows);
+      await retryConflicts(() => table.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(stamped));
     },
 
     async idsWhere(where) {
@@ -54,7 +56,8 @@ export function createWriter(table: lancedb.Table, location: TableLocation, term
       // One merge: new rows inserted, changed ones replaced, and the removed ones (absent from `rows`) deleted.
       let merge = table.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll();
       if (removeIds.length > 0) merge = merge.whenNotMatchedBySourceDelete({ where: idIn(removeIds) });
-      await retryConflicts(() => merge.execute(rows.map(toArrowRow)));
+      const stamped = await stampLoad(table, rows);
+      await retryConflicts(() => merge.execute(stamped));
     },
 
     async finishLoad() {
@@ -68,9 +71,9 @@ export function createWriter(table: lancedb.Table, location: TableLocation, term
 
     storedClusters: async () => ((await hasClusterColumns(table)) ? readStoredClusters(table) : undefined),
 
-    async addClusterColumns(loadTime) {
+    async addClusterColumns() {
       if ((await pending.tag()) === undefined) await pending.write("");
-      await retryConflicts(() => addClusterColumns(table, loadTime));
+      await retryConflicts(() => addClusterColumns(table));
       return readUnclustered(table);
     },
 
@@ -102,6 +105,16 @@ export async function retryConflicts<T>(change: () => Promise<T>, attempts = 5):
 /** Beside the table from a load's first write until its finishLoad completed. */
 const LOAD_PENDING_FILE = "load-pending";
 
-function toArrowRow(row: StoredJob): Record<string, unknown> {
-  return { ...row, vector: Array.from(row.vector) };
+let lastStamp = 0;
+
+/**
+ * The rows as written, each with the time it was first loaded (store/postings.ts): a posting already stored
+ * keeps its time, a new one gets now. Taken just before the commit, after the previous batch's.
+ */
+async function stampLoad(table: lancedb.Table, rows: StoredJob[]): Promise<Array<Record<string, unknown>>> {
+  await ensureLoadTimes(table);
+  const kept = await loadTimes(table, rows.map((row) => row.id));
+  // Strictly later than this process's previous batch, even within one millisecond or after a clock step back.
+  const now = (lastStamp = Math.max(Date.now(), lastStamp + 1));
+  return rows.map((row) => ({ ...row, loaded_at: kept.get(row.id) ?? now, vector: Array.from(row.vector) }));
 }

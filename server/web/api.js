@@ -96,6 +96,13 @@ export function postMatch(profile, params, signal) {
   });
 }
 
+/** Saves the search on screen under `name` (POST /v1/saved-searches): its words and the form's filters. */
+export function saveSearch(name, params) {
+  const body = { name, q: params.q, ...filterBody(params) };
+  if (params.understand === "false") body.understand = false;
+  return api("/v1/saved-searches", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+}
+
 /** A sentence for the person: what went wrong and what to do. */
 export function explain(error) {
   if (error.status === 403) return "The API key was refused: it is missing, unknown or revoked. Enter a valid key.";

@@ -3,6 +3,7 @@ import { explain, FILTERS, postSearch, readKey, writeKey } from "./api.js";
 import { card } from "./card.js";
 import { matchAfterKey, setUpMatch, showMatch } from "./match.js";
 import { fillCityOptions, knownCity, loadCities, loadSources } from "./places.js";
+import { setUpSaving } from "./saved.js";
 import { renderFacets, showAddressedView } from "./views.js";
 import { understoodLine } from "./understood.js";
 
@@ -29,6 +30,7 @@ const CLOSE_SCORE = 0.5;
 /** The search on screen: its parameters, and (once asked for) the same page with full descriptions. */
 let current = null;
 let inFlight = null;
+const offerSaving = setUpSaving();
 
 // --- the API key: entered once, kept in localStorage ---
 
@@ -140,10 +142,12 @@ async function search(params, { push = true, focusResults = false } = {}) {
     const body = await postSearch(params, "summary", controller.signal);
     current = { params, full: null };
     render(body, params);
+    offerSaving(params);
     if (focusResults) ui.heading.focus();
   } catch (error) {
     if (error.name === "AbortError") return;
     current = null;
+    offerSaving(undefined);
     ui.results.replaceChildren();
     ui.pager.hidden = true;
     ui.status.textContent = "The search did not run.";

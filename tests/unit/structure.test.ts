@@ -17,7 +17,7 @@ const FLOORS: string[][] = [
   ["server/start.ts"],
   ["server/app.ts", "server/cluster", "server/demo"],
   ["server/routes", "server/mcp"],
-  ["server/openapi", "server/ops", "server/backup", "server/match"],
+  ["server/openapi", "server/ops", "server/backup", "server/match", "server/saved"],
   ["server/search"],
   ["server/understand", "server/rank", "server/ingest"],
   ["server/auth", "server/cache"],

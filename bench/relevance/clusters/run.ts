@@ -20,7 +20,7 @@ export async function runClusters(options: { verbose?: boolean } = {}): Promise<
   const synthetic = [...CLUSTER_PAIRS_OWN, ...CLUSTER_PAIRS_HELD_OUT].flatMap((pair) => (typeof pair.b === "string" ? [] : [synthesize(pair.b, byId)]));
   const started = performance.now();
   const clusterOf = new Map<string, string>();
-  const first = new ClusterAssigner([], 1);
+  const first = new ClusterAssigner([]);
   for (const p of shared) clusterOf.set(p.id, first.assign(p.id, signature(p), hashOf(p)).clusterId);
   const seconds = (performance.now() - started) / 1000;
   for (const p of synthetic) clusterOf.set(p.id, first.assign(p.id, signature(p), hashOf(p)).clusterId);

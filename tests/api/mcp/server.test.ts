@@ -57,12 +57,17 @@ describe("initialize and tools/list", () => {
 
   test("lists the spec's tools and ours with input and output schemas and read-only annotations", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(["explain_match", "fetch", "find_similar_jobs", "get_job", "list_cities", "list_filters", "match_profile", "search", "search_jobs"]);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      "check_new_jobs", "explain_match", "fetch", "find_similar_jobs", "get_job", "list_cities", "list_filters", "list_saved_searches", "match_profile", "save_search", "search", "search_jobs",
+    ]);
+    // Saving a search and checking it (which marks postings seen) change state; every other tool only reads.
+    const writes = ["check_new_jobs", "save_search"];
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe("object");
       expect(tool.outputSchema?.type).toBe("object");
       expect(tool.description!.length).toBeGreaterThan(60);
-      expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
+      if (writes.includes(tool.name)) expect(tool.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
+      else expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
     }
     const search = tools.find((tool) => tool.name === "search_jobs")!;
     expect(Object.keys(search.inputSchema.properties!).sort()).toEqual(

@@ -41,10 +41,16 @@ describe("GET /openapi/json", () => {
       "/revoke",
       "/token",
       "/v1/cities",
+      "/v1/feeds/{token}",
       "/v1/filters",
       "/v1/jobs/{id}",
       "/v1/jobs/{id}/similar",
       "/v1/match",
+      "/v1/saved-searches",
+      "/v1/saved-searches/{id}",
+      "/v1/saved-searches/{id}/deliveries",
+      "/v1/saved-searches/{id}/feed-token",
+      "/v1/saved-searches/{id}/new",
       "/v1/search",
     ]);
     expect(Object.keys(doc.paths["/v1/search"]).sort()).toEqual(["get", "post"]);

@@ -34,7 +34,7 @@ test("a table loaded before clusters serves, and its next load clusters every po
     const { cluster_id: _, ...fields } = JSON.parse(row.result_json);
     return { id: row.id, result_json: JSON.stringify(fields) };
   })));
-  await store.table.dropColumns(["cluster_id", "first_loaded", "same_job_sig"]);
+  await store.table.dropColumns(["cluster_id", "same_job_sig"]);
   store.close();
 
   t = await startTestServer({ dataDir: dir });

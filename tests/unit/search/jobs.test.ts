@@ -83,12 +83,13 @@ describe("REST", () => {
 });
 
 describe("MCP tools", () => {
-  test("tools/list has the spec's two tools and ours, each with an output schema and read-only annotations", async () => {
+  test("tools/list has the spec's two tools and ours, each with an output schema and annotations (read-only but saving and checking a saved search)", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(["search_jobs", "list_cities", "get_job", "find_similar_jobs", "list_filters", "search", "fetch", "match_profile", "explain_match"]);
+    expect(tools.map((tool) => tool.name)).toEqual(["search_jobs", "list_cities", "get_job", "find_similar_jobs", "list_filters", "search", "fetch", "match_profile", "explain_match", "save_search", "list_saved_searches", "check_new_jobs"]);
     for (const tool of tools) {
       expect(tool.outputSchema?.type).toBe("object");
-      expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
+      const writes = tool.name === "save_search" || tool.name === "check_new_jobs";
+      expect(tool.annotations).toMatchObject({ readOnlyHint: !writes, idempotentHint: !writes, openWorldHint: false });
       expect(tool.description!.length).toBeGreaterThan(60);
     }
     const unknown = await call("delete_everything", {});
