@@ -132,29 +132,29 @@ export function createMetrics(status: ServiceStatus, options: MetricsOptions = {
     });
   }
 
-  if (webhooks) {
-    new Counter({
-      name: "jobsearch_webhook_deliveries_total",
-      help: "Webhook delivery attempts of saved searches by this process, by outcome: delivered (2xx), retry (failed, tried again later), failed (given up)",
-      labelNames: ["outcome"] as const,
-      registers: [registry],
-      collect() {
-        const tally = webhooks.stats();
-        this.reset();
-        this.inc({ outcome: "delivered" }, tally.delivered);
-        this.inc({ outcome: "retry" }, tally.retried);
-        this.inc({ outcome: "failed" }, tally.failed);
-      },
-    });
-    new Gauge({
-      name: "jobsearch_webhook_outbox_pending",
-      help: "Webhook deliveries waiting in the outbox (as last seen by the process that sends them)",
-      registers: [registry],
-      collect() {
-        this.set(webhooks.stats().pending);
-      },
-    });
-  }
+  // Exported by every process, zero where none is sent (only the sender lease's holder sends), so a dashboard's series exist.
+  const tallies = () => webhooks?.stats() ?? { delivered: 0, retried: 0, failed: 0, pending: 0 };
+  new Counter({
+    name: "jobsearch_webhook_deliveries_total",
+    help: "Webhook delivery attempts of saved searches by this process, by outcome: delivered (2xx), retry (failed, tried again later), failed (given up)",
+    labelNames: ["outcome"] as const,
+    registers: [registry],
+    collect() {
+      const tally = tallies();
+      this.reset();
+      this.inc({ outcome: "delivered" }, tally.delivered);
+      this.inc({ outcome: "retry" }, tally.retried);
+      this.inc({ outcome: "failed" }, tally.failed);
+    },
+  });
+  new Gauge({
+    name: "jobsearch_webhook_outbox_pending",
+    help: "Webhook deliveries waiting in the outbox (as last seen by the process that sends them)",
+    registers: [registry],
+    collect() {
+      this.set(tallies().pending);
+    },
+  });
 
   // Store gauges: each scrape asks `status` (cached by table version) and sets them in collect().
   const tableGauge = (name: string, help: string, value: (state: OpenTableState) => number) =>
