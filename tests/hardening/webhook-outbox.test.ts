@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fixturePostings } from "../support/fixtures/postings.ts";
+import { anotherJobLike, fixturePostings } from "../support/fixtures/postings.ts";
 import { runCli, spawnServer, tempDir } from "../support/helpers.ts";
 import { startRedis, type TestRedis } from "../support/redis.ts";
 import { startReceiver, type ReceivedHook, type Receiver } from "../support/receiver.ts";
@@ -41,7 +41,7 @@ async function load(env: Record<string, string>, postings: object[]): Promise<vo
   expect(result.code).toBe(0);
 }
 
-const newNurse = () => ({ ...nurse, id: `outbox-${++serial}`, job_url: `https://jobs.example.com/outbox-${serial}`, company_name: `Ward ${serial}` });
+const newNurse = () => anotherJobLike(nurse, `outbox-${++serial}`);
 
 async function saveWithHook(url: string, key: string, receiver: Receiver): Promise<string> {
   const response = await fetch(`${url}/v1/saved-searches`, {

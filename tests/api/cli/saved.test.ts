@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fixturePostings } from "../../support/fixtures/postings.ts";
+import { anotherJobLike, fixturePostings } from "../../support/fixtures/postings.ts";
 import { runCli, startTestServer, tempDir, type TestServer } from "../../support/helpers.ts";
 
 /**
@@ -33,7 +33,7 @@ describe("saved", () => {
 
     const nurse = fixturePostings().find((p) => p.job_title === "Registered Nurse" && p.city === "London")!;
     const file = join(files, "new.json");
-    writeFileSync(file, JSON.stringify([{ ...nurse, id: "cli-new", job_url: "https://jobs.example.com/cli-new", company_name: "Ward Co" }]));
+    writeFileSync(file, JSON.stringify([anotherJobLike(nurse, "cli-new")]));
     const ingest = await runCli(["ingest", file], env);
     expect(ingest.code).toBe(0);
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ingestRecords } from "../../../server/ingest/ingest.ts";
 import { signature } from "../../../server/saved/deliver.ts";
-import { fixturePostings } from "../../support/fixtures/postings.ts";
+import { anotherJobLike, fixturePostings } from "../../support/fixtures/postings.ts";
 import { startTestServer, type TestServer } from "../../support/helpers.ts";
 import { startReceiver, type ReceivedHook, type Receiver } from "../../support/receiver.ts";
 
@@ -37,7 +37,7 @@ async function loadNurses(count: number): Promise<string[]> {
   const nurse = fixturePostings().find((p) => p.job_title === "Registered Nurse" && p.city === "London")!;
   const records = Array.from({ length: count }, () => {
     const id = `hook-${++serial}`;
-    return { ref: id, value: { ...nurse, id, job_url: `https://jobs.example.com/${id}`, company_name: `Ward ${serial}` } };
+    return { ref: id, value: anotherJobLike(nurse, id) };
   });
   await ingestRecords(t.server, [...records, { ref: "other", value: { ...fixturePostings()[0]!, id: `other-${serial}`, job_url: `https://jobs.example.com/other-${serial}` } }]);
   return records.map((r) => r.ref);
