@@ -40,7 +40,7 @@ RUN bun -e 'import { generateDemoPostings } from "./server/demo/generate.ts"; \
 FROM ${BUN_IMAGE} AS s3
 WORKDIR /s3
 RUN echo '{"name":"s3","private":true,"type":"module"}' >package.json && bun add --exact s3rver@3.7.1
-COPY docs/ops/compose/s3rver.ts ./
+COPY docs/ops/compose/s3rver.ts docs/ops/compose/s3rver-order.ts ./
 VOLUME /data
 EXPOSE 4568
 CMD ["bun", "s3rver.ts"]

@@ -222,7 +222,7 @@ function formatTime(ms: number): string {
 }
 
 /** mulberry32: tiny, fast, and the same sequence on every engine (only 32-bit integer math). */
-function createRng(seed: number): Rng {
+export function createRng(seed: number): Rng {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

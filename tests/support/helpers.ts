@@ -5,6 +5,7 @@ import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { loadConfig, type Config } from "../../server/config.ts";
+import { createRng } from "../../server/demo/generate.ts";
 import { ingestRecords } from "../../server/ingest/ingest.ts";
 import { createLogger, type Logger } from "../../server/log.ts";
 import { startServer, type RunningServer } from "../../server/start.ts";
@@ -156,16 +157,8 @@ export async function ingestKilledDuringRebuild(file: string, env: Record<string
   return said;
 }
 
-/** A seeded random number generator (mulberry32): the same seed, the same moments. */
-export function seededRandom(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded random number generator (mulberry32, the demo data's): the same seed, the same moments. */
+export const seededRandom = createRng;
 
 /** The MCP SDK's client, connected to a test server's /mcp with an API key. */
 export async function connectMcp(url: string, apiKey: string, name = "test-client"): Promise<Client> {

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import S3rver from "s3rver";
-// @ts-expect-error s3rver ships no types for its store module
-import FilesystemStore from "s3rver/lib/stores/filesystem.js";
+// s3rver's listing in S3's order, which LanceDB relies on.
+import "../../docs/ops/compose/s3rver-order.ts";
 
 export interface TestS3 {
   /** `http://127.0.0.1:<port>` */
@@ -39,25 +39,3 @@ export async function startS3(bucket = "jobs"): Promise<TestS3> {
     },
   };
 }
-
-// --- internal ---
-
-/*
- * S3 lists keys in binary (lexical) order, and LanceDB relies on it to find a table's newest
- * version. s3rver lists them in the order its folders happen to be read, so, left alone, a reader
- * may open an old version. Its listing is put in S3's order here (all keys, sorted, then cut to
- * max-keys): a fix to the stand-in's fidelity, nothing of ours is replaced.
- */
-type Listed = { objects: Array<{ key: string }>; commonPrefixes: string[]; isTruncated: boolean };
-const store = FilesystemStore.prototype as { listObjects(bucket: string, options: { maxKeys?: number }): Promise<Listed> };
-const unordered = store.listObjects;
-store.listObjects = async function (this: unknown, bucket, options) {
-  const { maxKeys = Infinity, ...rest } = options;
-  const all = await unordered.call(this, bucket, rest);
-  all.objects.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  if (all.objects.length > maxKeys) {
-    all.objects = all.objects.slice(0, maxKeys);
-    all.isTruncated = true;
-  }
-  return all;
-};

@@ -3,6 +3,7 @@
  * evaluation time (the sets hold recipes, never the texts, which are not ours to copy). Each is what
  * another source, an agency or a tracking link makes of a posting, or another role dressed as it.
  */
+import { createRng } from "../../../server/demo/generate.ts";
 
 /** A shared posting's fields as the recipes read them. */
 export interface SourcePosting {
@@ -93,14 +94,5 @@ function later(time: string, days: number): string {
   return new Date(ms).toISOString().slice(0, 19).replace("T", " ");
 }
 
-/** mulberry32. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded generator the demo data uses (mulberry32): the same seed, the same copies. */
+export const seeded = createRng;
