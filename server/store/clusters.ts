@@ -68,7 +68,9 @@ export function clusterReader(table: lancedb.Table) {
 /** Every posting's cluster columns, in the order they were assigned: first load, publication, id. */
 export async function readStoredClusters(table: lancedb.Table): Promise<StoredCluster[]> {
   const rows: Array<StoredCluster & { publish_ts: number; loaded: number }> = [];
-  for await (const batch of table.query().select(["id", ...CLUSTER_COLUMNS, LOADED_AT, "publish_ts"])) {
+  // A table made before load times were recorded gets the column at its first write, after this read.
+  const timed = await hasLoadTimes(table);
+  for await (const batch of table.query().select(["id", ...CLUSTER_COLUMNS, ...(timed ? [LOADED_AT] : []), "publish_ts"])) {
     for (const row of batch.toArray()) {
       const loaded = firstLoadedAt(row.toJSON());
       rows.push({ id: String(row.id), cluster_id: String(row.cluster_id), same_job_sig: String(row.same_job_sig ?? ""), publish_ts: Number(row.publish_ts), loaded });

@@ -157,6 +157,17 @@ export async function ingestKilledDuringRebuild(file: string, env: Record<string
   return said;
 }
 
+/**
+ * Closes the table under a running server, so that every read of it now fails inside LanceDB, once
+ * the server's own background work on the table (the webhook sender, the in-memory copy's build) has
+ * stopped: LanceDB refuses to close a table another call is using.
+ */
+export async function closeTableUnder(server: RunningServer): Promise<void> {
+  await server.webhooks.stop();
+  await server.store.settle();
+  server.store.close();
+}
+
 /** A seeded random number generator (mulberry32, the demo data's): the same seed, the same moments. */
 export const seededRandom = createRng;
 

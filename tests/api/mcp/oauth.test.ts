@@ -50,7 +50,7 @@ test("an SDK client discovers, registers, signs in with an API key, calls both t
   // 3. With the token: initialize, list and call both tools.
   const client = new Client({ name: "e2e", version: "1.0.0" });
   await client.connect(transportFor(provider));
-  expect((await client.listTools()).tools).toHaveLength(9);
+  expect((await client.listTools()).tools).toHaveLength(12);
   const search = await client.callTool({ name: "search_jobs", arguments: { query: "iOS developer swift", city: "London", top_k: 2 } });
   expect((search.structuredContent as { total: number }).total).toBe(2);
   const cities = await client.callTool({ name: "list_cities", arguments: {} });

@@ -5,7 +5,7 @@ import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import pkg from "../../../package.json" with { type: "json" };
 import { ingestRecords } from "../../../server/ingest/ingest.ts";
 import { fixturePostings } from "../../support/fixtures/postings.ts";
-import { startTestServer, type TestServer } from "../../support/helpers.ts";
+import { closeTableUnder, startTestServer, type TestServer } from "../../support/helpers.ts";
 
 const postings = fixturePostings();
 let t: TestServer;
@@ -224,7 +224,7 @@ describe("protocol errors", () => {
 
 test("an unexpected failure is JSON-RPC -32603 Internal error with HTTP 500", async () => {
   const broken = await startTestServer({ records: postings.slice(0, 2) });
-  broken.server.store.close();
+  await closeTableUnder(broken.server);
   const response = await fetch(`${broken.url}/mcp`, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-api-key": broken.apiKey },

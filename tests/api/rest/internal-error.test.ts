@@ -1,12 +1,12 @@
 import { expect, test } from "bun:test";
 import { createLogger } from "../../../server/log.ts";
 import { fixturePostings } from "../../support/fixtures/postings.ts";
-import { startTestServer } from "../../support/helpers.ts";
+import { closeTableUnder, startTestServer } from "../../support/helpers.ts";
 
 test("an unexpected failure is logged with its stack and answered 500 INTERNAL_ERROR", async () => {
   const lines: string[] = [];
   const t = await startTestServer({ records: fixturePostings().slice(0, 3), log: createLogger("info", (line) => lines.push(line)) });
-  t.server.store.close(); // the table is gone under the running server: every search now fails inside LanceDB
+  await closeTableUnder(t.server); // every search now fails inside LanceDB
   const response = await fetch(`${t.url}/v1/search?q=nurse`, { headers: { "x-api-key": t.apiKey } });
   expect(response.status).toBe(500);
   const body = (await response.json()) as Record<string, unknown>;

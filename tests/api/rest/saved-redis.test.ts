@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { ingestRecords } from "../../../server/ingest/ingest.ts";
-import { fixturePostings } from "../../support/fixtures/postings.ts";
+import { anotherJobLike, fixturePostings } from "../../support/fixtures/postings.ts";
 import { spawnServer, startTestServer, type TestServer } from "../../support/helpers.ts";
 import { startRedis, type TestRedis } from "../../support/redis.ts";
 
@@ -41,7 +41,7 @@ test("a saved search made on one replica is the other's too; checks on both retu
 
   const nurse = fixturePostings().find((p) => p.job_title === "Registered Nurse" && p.city === "London")!;
   const loaded = Array.from({ length: 5 }, (_, i) => `redis-${i}`);
-  await ingestRecords(a.server, loaded.map((id, i) => ({ ref: id, value: { ...nurse, id, job_url: `https://jobs.example.com/${id}`, company_name: `Ward ${i}` } })));
+  await ingestRecords(a.server, loaded.map((id) => ({ ref: id, value: anotherJobLike(nurse, id) })));
   const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => call(i % 2 === 0 ? a : b, "GET", `/v1/saved-searches/${id}/new`, a.apiKey)));
   expect(answers.map((answer) => answer.status)).toEqual(Array(6).fill(200));
   const returned = answers.flatMap((answer) => answer.body.results.map((r: { id: string }) => r.id));

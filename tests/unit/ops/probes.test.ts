@@ -1,7 +1,7 @@
 /** /healthz and /readyz: open without a key, ready with the table and model checks, 503 when the table is closed. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { fixturePostings } from "../../support/fixtures/postings.ts";
-import { startTestServer, type TestServer } from "../../support/helpers.ts";
+import { closeTableUnder, startTestServer, type TestServer } from "../../support/helpers.ts";
 import { scrape, value } from "../../support/ops.ts";
 
 const postings = fixturePostings();
@@ -34,7 +34,7 @@ describe("not ready", () => {
   test("with the table closed, /readyz answers 503 saying so, /healthz stays 200 and /metrics reports ready 0", async () => {
     const s = await startTestServer({ records: postings.slice(0, 2) });
     try {
-      s.server.store.close();
+      await closeTableUnder(s.server);
       const response = await fetch(`${s.url}/readyz`);
       expect(response.status).toBe(503);
       const body = (await response.json()) as any;

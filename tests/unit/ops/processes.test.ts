@@ -114,7 +114,8 @@ test("requests in flight are limited per key across both processes, and the slot
     // SLOTS requests whose bodies wait: they take every slot, wherever the kernel sent them.
     const held = [];
     for (let i = 0; i < SLOTS; i++) held.push(await slowSearch(cluster.url, key, { q: "engineer", top_k: 1 }));
-    await Bun.sleep(300);
+    // Until they hold every slot: a search is then refused (one answered meanwhile held a slot only while it ran).
+    await until(() => search(cluster.url, key), (answer) => answer.status === 429);
     const refused = await Promise.all(Array.from({ length: 12 }, () => search(cluster.url, key)));
     expect(refused.map((a) => a.status)).toEqual(Array(12).fill(429));
     expect((await cluster.pidsOf(refused.map((a) => a.requestId))).size).toBe(2);
