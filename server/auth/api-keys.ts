@@ -1,8 +1,6 @@
-import { Database } from "bun:sqlite";
 import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { hashSecret, randomSecret, sameBytes } from "./secrets.ts";
+import { openDataFile } from "../sqlite.ts";
 
 export interface ApiKeyInfo {
   id: string;
@@ -44,10 +42,7 @@ export const LAST_USED_RESOLUTION_MS = 60_000;
  * the database, so a revocation by another process (the CLI) applies to the next request.
  */
 export function openKeyStore(dataDir: string): KeyStore {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, "auth.sqlite"), { create: true, strict: true });
-  db.run("PRAGMA journal_mode = WAL");
-  db.run("PRAGMA busy_timeout = 5000");
+  const db = openDataFile(dataDir, "auth.sqlite");
   db.run(`CREATE TABLE IF NOT EXISTS api_keys (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL,

@@ -1,9 +1,7 @@
-import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
 import { hostname } from "node:os";
-import { join } from "node:path";
 import type { Config } from "../config.ts";
 import { connectRedis, createRedisLease } from "../redis.ts";
+import { openDataFile } from "../sqlite.ts";
 
 /**
  * Who sends webhooks: one process at a time among every server process and replica, the holder of
@@ -36,10 +34,7 @@ export async function openSenderLease(config: Config): Promise<SenderLease> {
 // --- internal ---
 
 function sqliteLease(dataDir: string): SenderLease {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, "saved-searches.sqlite"), { create: true, strict: true });
-  db.run("PRAGMA journal_mode = WAL");
-  db.run("PRAGMA busy_timeout = 5000");
+  const db = openDataFile(dataDir, "saved-searches.sqlite");
   db.run("CREATE TABLE IF NOT EXISTS leases (name TEXT PRIMARY KEY, host TEXT NOT NULL, pid INTEGER NOT NULL, token TEXT NOT NULL, expires_at INTEGER NOT NULL)");
   const me = { host: hostname(), pid: process.pid, token: crypto.randomUUID() };
   const take = db.transaction((now: number) => {

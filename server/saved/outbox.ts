@@ -1,6 +1,4 @@
-import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { openDataFile } from "../sqlite.ts";
 
 /** One webhook delivery: the new matches of one saved search over one cursor range, and how sending it went. */
 export interface Delivery {
@@ -50,10 +48,7 @@ export const LOG_KEPT = 100;
 
 /** The outbox in `<dataDir>/saved-searches.sqlite` beside the saved searches. */
 export function openOutbox(dataDir: string): Outbox {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, "saved-searches.sqlite"), { create: true, strict: true });
-  db.run("PRAGMA journal_mode = WAL");
-  db.run("PRAGMA busy_timeout = 5000");
+  const db = openDataFile(dataDir, "saved-searches.sqlite");
   db.run(`CREATE TABLE IF NOT EXISTS webhook_deliveries (
     id TEXT PRIMARY KEY, saved_id TEXT NOT NULL, owner TEXT NOT NULL, url TEXT NOT NULL, since INTEGER NOT NULL, cursor INTEGER NOT NULL,
     body TEXT NOT NULL, status TEXT NOT NULL, attempts INTEGER NOT NULL, next_at INTEGER NOT NULL, created_at INTEGER NOT NULL,

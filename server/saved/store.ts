@@ -1,9 +1,7 @@
-import { Database } from "bun:sqlite";
 import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { savedConflict, type SavedSearchInput } from "../../shared/saved.ts";
 import { randomSecret } from "../auth/secrets.ts";
+import { openDataFile } from "../sqlite.ts";
 
 /** A saved search as stored: its owner (a principal id), parameters, feed token and cursors (epoch ms). */
 export interface SavedRecord {
@@ -51,10 +49,7 @@ export interface SavedSearchStore {
 
 /** Saved searches in `<dataDir>/saved-searches.sqlite` (WAL: the CLI and several processes share it). */
 export function openSavedSearchStore(dataDir: string): SavedSearchStore {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, "saved-searches.sqlite"), { create: true, strict: true });
-  db.run("PRAGMA journal_mode = WAL");
-  db.run("PRAGMA busy_timeout = 5000");
+  const db = openDataFile(dataDir, "saved-searches.sqlite");
   db.run(`CREATE TABLE IF NOT EXISTS saved_searches (
     id TEXT PRIMARY KEY,
     owner TEXT NOT NULL,

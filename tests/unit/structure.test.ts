@@ -27,7 +27,7 @@ const FLOORS: string[][] = [
   ["server/places", "server/embedding", "server/salary"],
   ["server/text"],
   ["server/knowledge"],
-  ["server/http", "server/redis.ts", "server/shutdown.ts"],
+  ["server/http", "server/redis.ts", "server/sqlite.ts", "server/shutdown.ts"],
   ["server/log.ts", "server/timeout.ts"],
   ["shared"],
   ["data", "package.json"],

@@ -1,7 +1,5 @@
-import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { openDataFile } from "../../sqlite.ts";
 
 /** A registered client: what /register answered (without the secret) and the secret's hash. */
 export interface StoredClient {
@@ -81,10 +79,7 @@ export interface OAuthStore {
  * "use once" updates are conditional, so two processes racing for one code or token cannot both win.
  */
 export function openOAuthStore(dataDir: string): OAuthStore {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, "auth.sqlite"), { create: true, strict: true });
-  db.run("PRAGMA journal_mode = WAL");
-  db.run("PRAGMA busy_timeout = 5000");
+  const db = openDataFile(dataDir, "auth.sqlite");
   db.run(SCHEMA);
   // Before client expiry, a client row had no used_at: those clients are kept (counted as used).
   if (!db.query<{ name: string }, []>("PRAGMA table_info(oauth_clients)").all().some((column) => column.name === "used_at")) {
