@@ -1,4 +1,5 @@
 import type { ValidJobRecord } from "../../shared/job.ts";
+import { parseDateTime } from "../../shared/time.ts";
 import type { Embedder } from "../embedding/embedder.ts";
 import type { StoredJob } from "../store/schema.ts";
 import type { JobStore } from "../store/store.ts";
@@ -212,8 +213,11 @@ export async function changedRows(
 ): Promise<{ rows: StoredJob[]; stored: Map<string, string> }> {
   const rows: StoredJob[] = [];
   const stored = new Map<string, string>();
-  for (let i = 0; i < records.length; i += EMBED_BATCH) {
-    const batch = records.slice(i, i + EMBED_BATCH).map((record) => ({ record, hash: contentHash(record) }));
+  // Assigned in the order a later load reads the stored postings (store/clusters.ts: by load, then
+  // publication, then id), so that a load killed and run again clusters as one run does.
+  const ordered = [...records].sort((a, b) => parseDateTime(a.publish_time)! - parseDateTime(b.publish_time)! || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (let i = 0; i < ordered.length; i += EMBED_BATCH) {
+    const batch = ordered.slice(i, i + EMBED_BATCH).map((record) => ({ record, hash: contentHash(record) }));
     for (const [id, hash] of await deps.store.existingHashes(batch.map(({ record }) => record.id))) stored.set(id, hash);
     const changed = batch.filter(({ record, hash }) => stored.get(record.id) !== hash);
     const vectors = await deps.embedder.embedDocuments(changed.map(({ record }) => documentText(record)));
@@ -221,7 +225,7 @@ export async function changedRows(
       const sig = signature(record);
       rows.push(toStoredJob(record, hash, vectors[j]!, { ...assigner.assign(record.id, sig, hash), sig }));
     });
-    onProgress?.(Math.min(i + EMBED_BATCH, records.length), records.length);
+    onProgress?.(Math.min(i + EMBED_BATCH, ordered.length), ordered.length);
   }
   return { rows, stored };
 }

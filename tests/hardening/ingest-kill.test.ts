@@ -223,11 +223,20 @@ function expectSameRow(row: StoredRow | undefined, expected: StoredRow | undefin
   expect(row === undefined).toBe(expected === undefined);
   if (!row || !expected) return;
   expect(row.content_hash).toBe(expected.content_hash);
-  expect(row.result_json).toBe(expected.result_json);
+  expect(withoutCluster(row.result_json)).toBe(withoutCluster(expected.result_json));
   expect(row.vector.length).toBe(expected.vector.length);
   let worst = 0;
   row.vector.forEach((value, i) => (worst = Math.max(worst, Math.abs(value - expected.vector[i]!))));
   expect(worst).toBeLessThan(1e-5);
+}
+
+/**
+ * result_json but the posting's cluster: which cluster a posting joins depends on what the table held
+ * before (the earlier versions here), which the reference load had not; the clusters' tests check it.
+ */
+function withoutCluster(json: string): string {
+  const { cluster_id: _, ...fields } = JSON.parse(json) as Record<string, unknown>;
+  return JSON.stringify(fields);
 }
 
 function expectExactly(rows: StoredRow[], expected: Map<string, StoredRow>): void {
