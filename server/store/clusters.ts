@@ -42,15 +42,17 @@ export async function hasClusterColumns(table: lancedb.Table): Promise<boolean> 
   return (await table.schema()).fields.some((field) => field.name === "same_job_sig");
 }
 
-/** The reads searches and job details make, cached per table version. */
-export function clusterReader(table: lancedb.Table) {
-  let cache: { version: number; facts: Promise<Map<string, ClusterFacts> | undefined> } | undefined;
+/** One version's cluster facts, shared by every reader of the table (the latest handle and each version's view). */
+export type ClusterFactsCache = { current?: { version: number; facts: Promise<Map<string, ClusterFacts> | undefined> } };
+
+/** The reads searches and job details make; the facts computed once per table version in `cache`. */
+export function clusterReader(table: lancedb.Table, cache: ClusterFactsCache) {
   return {
     /** Each cluster's facts by id; undefined for a table without the cluster columns. */
     async clusterFacts(): Promise<Map<string, ClusterFacts> | undefined> {
       const version = await table.version();
-      if (cache?.version !== version) cache = { version, facts: readFacts(table) };
-      return cache.facts;
+      if (cache.current?.version !== version) cache.current = { version, facts: readFacts(table) };
+      return cache.current.facts;
     },
 
     /** The postings of `clusterId` other than `exceptId`, oldest publication first (then by id). */

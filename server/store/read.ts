@@ -7,7 +7,7 @@ import { COSINE_ROUNDING, byScoreThenId, fetchSettled } from "./cut.ts";
 import { buildWhere, idIn } from "./filter.ts";
 import { vectorIndexPresence, type IndexDistance } from "./indexes.ts";
 import type { FilterValues } from "../../shared/search.ts";
-import { clusterReader, hasClusterColumns } from "./clusters.ts";
+import { clusterReader, hasClusterColumns, type ClusterFactsCache } from "./clusters.ts";
 import { readCountries, readFilterValues, readPosting } from "./postings.ts";
 import { CANDIDATE_COLUMNS } from "./schema.ts";
 import type { CandidateRow, Checkpoint, Facets, JobRow, KeywordClause, StoreReader, MemoryCopyHolder } from "./store.ts";
@@ -43,6 +43,7 @@ function readerCaches() {
     admitted: new LRUCache<string, number>({ max: 1000 }),
     facets: undefined as { version: number; facets: Facets } | undefined,
     values: undefined as { version: number; values: Promise<FilterValues> } | undefined,
+    clusters: {} as ClusterFactsCache,
   };
 }
 
@@ -171,7 +172,7 @@ function readerOver(
       return { ...values, tags: values.tags.slice(0, TOP_TAGS) };
     },
     tagCounts: async () => (await allValues()).tags,
-    ...clusterReader(table),
+    ...clusterReader(table, caches.clusters),
   };
 }
 
