@@ -190,7 +190,9 @@ export async function postSearch<T = Record<string, any>>(t: { url: string; apiK
 
 /**
  * A POST /v1/search whose headers are sent now and whose body only when `finish` is called: a request
- * in flight (holding its key's slot) for as long as the test wants.
+ * in flight (holding its key's slot) for as long as the test wants. The headers reach the server's
+ * handler some time after this returns; one refused meanwhile (its key's slots all taken) is
+ * `answered()` before `finish`. `abort()` drops the connection.
  */
 export async function slowSearch(url: string, key: string, query: object = { q: "backend engineer", top_k: 5 }) {
   const { hostname, port } = new URL(url);
@@ -213,6 +215,8 @@ export async function slowSearch(url: string, key: string, query: object = { q: 
       return { status: Number(/^HTTP\/1\.1 (\d+)/.exec(received)?.[1]), body: received.slice(received.indexOf("\r\n\r\n") + 4) };
     },
     closed,
+    answered: () => received !== "" || socket.destroyed,
+    abort: () => void socket.destroy(),
   };
 }
 

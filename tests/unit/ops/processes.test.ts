@@ -110,12 +110,16 @@ test("requests in flight are limited per key across both processes, and the slot
   const dataDir = newDir();
   const key = await createKey(dataDir);
   const cluster = await startCluster(dataDir, { MAX_IN_FLIGHT_PER_KEY: String(SLOTS) });
+  // SLOTS requests whose bodies wait: they take every slot, wherever the kernel sent them.
+  const hold = () => slowSearch(cluster.url, key, { q: "engineer", top_k: 1 });
+  const held = await Promise.all(Array.from({ length: SLOTS }, hold));
   try {
-    // SLOTS requests whose bodies wait: they take every slot, wherever the kernel sent them.
-    const held = [];
-    for (let i = 0; i < SLOTS; i++) held.push(await slowSearch(cluster.url, key, { q: "engineer", top_k: 1 }));
-    // Until they hold every slot: a search is then refused (one answered meanwhile held a slot only while it ran).
-    await until(() => search(cluster.url, key), (answer) => answer.status === 429);
+    // Until they hold every slot: a search is then refused. A probe that ran while one was still on
+    // its way took that one's slot, and the one refused for it is sent again.
+    await until(async () => {
+      for (const [i, request] of held.entries()) if (request.answered()) held[i] = await hold();
+      return search(cluster.url, key);
+    }, (answer) => answer.status === 429);
     const refused = await Promise.all(Array.from({ length: 12 }, () => search(cluster.url, key)));
     expect(refused.map((a) => a.status)).toEqual(Array(12).fill(429));
     expect((await cluster.pidsOf(refused.map((a) => a.requestId))).size).toBe(2);
@@ -130,6 +134,7 @@ test("requests in flight are limited per key across both processes, and the slot
     const together = await Promise.all(Array.from({ length: SLOTS }, () => search(cluster.url, key)));
     expect(together.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(SLOTS - 1); // a slot given back may arrive a moment late
   } finally {
+    for (const request of held) request.abort();
     await cluster.stop();
   }
 }, 60_000);
