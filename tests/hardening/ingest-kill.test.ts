@@ -5,16 +5,17 @@ import { ingestFile } from "../../server/ingest/ingest.ts";
 import { readRecords } from "../../server/ingest/read.ts";
 import { loadEmbedder, type Embedder } from "../../server/embedding/embedder.ts";
 import { openStore } from "../../server/store/store.ts";
-import { MODELS_DIR, ROOT, SHARED_DATA, seededRandom, tempDir } from "../support/helpers.ts";
+import { MODELS_DIR, ROOT, SHARED_DATA, seededRandom, tempDir, until } from "../support/helpers.ts";
 
 /**
- * SIGKILL during a real CLI load, 20 times at seeded random moments. The load (600 real postings,
- * batches of 30) goes either into a table holding an earlier version of half of them (150 unchanged,
- * 150 changed, 300 new) or into an empty DATA_DIR (so index creation can be cut too). Half the kills
- * fall at random while batches commit, half while the load finishes (compaction, index builds, term
- * statistics), as timed by an uninterrupted run of each kind. After each kill
- * the table must open and hold, per batch, all old or all new rows — complete and equal to a clean
- * load's — and the same command run again must complete the load exactly.
+ * SIGKILL during a real CLI load, 20 times at seeded random points of the load. The load (600 real
+ * postings, batches of 30) goes either into a table holding an earlier version of half of them (150
+ * unchanged, 150 changed, 300 new) or into an empty DATA_DIR (so index creation can be cut too). Each
+ * kill falls when the table reaches a random version (an event of the load, not a moment on a busy
+ * clock): half among the batches' commits, half among the versions the load writes as it finishes
+ * (compaction, index builds), as counted in an uninterrupted run of each kind. After each kill the
+ * table must open and hold, per batch, all old or all new rows — complete and equal to a clean load's
+ * — and the same command run again must complete the load exactly.
  */
 const TRIALS = 20;
 const BATCH = 30;
@@ -30,9 +31,9 @@ let newIds: string[];
 let oldRows: Map<string, StoredRow>;
 let newRows: Map<string, StoredRow>;
 let template: string;
-/** When an uninterrupted run committed its first batch, began finishing and had finished (ms from spawn). */
-interface Timeline { firstCommit: number; finishing: number; finished: number }
-const timelines: Record<"old" | "empty", Timeline> = {} as never;
+/** The table versions an uninterrupted run wrote: its first and last batch's commits, and its last. */
+interface Versions { firstBatch: number; lastBatch: number; end: number }
+const runs: Record<"old" | "empty", Versions> = {} as never;
 
 beforeAll(async () => {
   embedder = await loadEmbedder({ model: "static", allowRemote: false, modelsDir: MODELS_DIR });
@@ -49,9 +50,9 @@ beforeAll(async () => {
   oldRows = await load(template, oldFile);
   newRows = await load(join(work, "reference"), newFile);
 
-  // Uninterrupted CLI runs time the windows the kills are spread over, and must equal the reference.
-  timelines.old = await timedRun(freshCopy("full-old", true), oldRows);
-  timelines.empty = await timedRun(freshCopy("full-empty", false), new Map());
+  // Uninterrupted CLI runs count the versions the kills are spread over, and must equal the reference.
+  runs.old = await countedRun(freshCopy("full-old", true), oldRows);
+  runs.empty = await countedRun(freshCopy("full-empty", false), new Map());
 }, 120_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -63,13 +64,13 @@ test(`${TRIALS} SIGKILLs during a load leave whole batches, and the re-run compl
     const fromEmpty = trial % 2 === 1;
     const dir = freshCopy(`trial-${trial}`, !fromEmpty);
     const before = fromEmpty ? new Map<string, StoredRow>() : oldRows;
-    const { firstCommit, finishing, finished } = timelines[fromEmpty ? "empty" : "old"];
-    const [from, to] = trial % 4 < 2 ? [firstCommit * 0.8, finishing] : [finishing, finished];
+    const { firstBatch, lastBatch, end } = runs[fromEmpty ? "empty" : "old"];
+    const [from, to] = trial % 4 < 2 ? [firstBatch, lastBatch - 1] : [lastBatch, Math.max(lastBatch, end - 1)];
+    const target = from + Math.floor((to - from + 1) * random());
     const proc = ingestProcess(dir);
-    const delay = from + (to - from) * random();
-    const timer = setTimeout(() => proc.kill("SIGKILL"), delay);
+    await until(() => latestVersion(dir), (version) => version >= target || proc.exitCode !== null, 5);
+    proc.kill("SIGKILL");
     const code = await proc.exited;
-    clearTimeout(timer);
 
     const rows = await readRows(dir);
     const committed = expectWholeBatches(rows, before);
@@ -91,43 +92,30 @@ test(`${TRIALS} SIGKILLs during a load leave whole batches, and the re-run compl
     expect(stats.docs).toBe(newIds.length);
     rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`SIGKILL trials: ${JSON.stringify(seen)}; uninterrupted runs (ms): ${JSON.stringify(timelines)}`);
+  console.log(`SIGKILL trials: ${JSON.stringify(seen)}; uninterrupted runs (table versions): ${JSON.stringify(runs)}`);
   expect(seen["between batches"]).toBeGreaterThanOrEqual(3);
   expect(seen["finishing (compaction, indexes, term stats)"]).toBeGreaterThanOrEqual(1);
-}, 300_000);
+}, 600_000);
 
 // --- helpers ---
 
-/** Runs the load to the end, noting when the table's version moved (polled every 10 ms). */
-async function timedRun(dir: string, before: Map<string, StoredRow>): Promise<Timeline> {
-  const versions = join(dir, "jobs.lance", "_versions");
-  const latest = () => {
-    if (!existsSync(versions)) return 0n;
-    const names = readdirSync(versions).filter((name) => name.endsWith(".manifest"));
-    return names.reduce((max, name) => { const v = 2n ** 64n - 1n - BigInt(name.slice(0, -9)); return v > max ? v : max; }, 0n);
-  };
-  const start = latest();
-  const batches = BigInt(changedBatches(before));
+/** Runs the load to the end and numbers the table versions it wrote (the table's latest, polled). */
+async function countedRun(dir: string, before: Map<string, StoredRow>): Promise<Versions> {
+  const start = latestVersion(dir);
   // From an empty DATA_DIR the first version is the empty table's creation.
-  const firstBatch = start === 0n ? 2n : start + 1n;
-  const seen: Array<[bigint, number]> = [];
-  let finished: number | undefined;
-  let pendingSeen = false;
-  const started = performance.now();
+  const firstBatch = start === 0 ? 2 : start + 1;
   const proc = ingestProcess(dir);
-  const poll = setInterval(() => {
-    const v = latest();
-    if (v !== (seen.at(-1)?.[0] ?? start)) seen.push([v, performance.now() - started]);
-    const pending = existsSync(join(dir, "load-pending"));
-    pendingSeen ||= pending;
-    if (pendingSeen && !pending) finished ??= performance.now() - started;
-  }, 10);
   expect(await proc.exited).toBe(0);
-  clearInterval(poll);
-  const end = performance.now() - started;
   expectExactly(await readRows(dir), newRows);
-  const at = (version: bigint) => seen.find(([v]) => v >= version)?.[1] ?? end;
-  return { firstCommit: Math.round(at(firstBatch)), finishing: Math.round(at(firstBatch + batches - 1n)), finished: Math.round(finished ?? end) };
+  return { firstBatch, lastBatch: firstBatch + changedBatches(before) - 1, end: latestVersion(dir) };
+}
+
+/** The table's latest version (LanceDB's manifests are named by its bits inverted); 0 before it exists. */
+function latestVersion(dir: string): number {
+  const versions = join(dir, "jobs.lance", "_versions");
+  if (!existsSync(versions)) return 0;
+  const names = readdirSync(versions).filter((name) => name.endsWith(".manifest"));
+  return names.reduce((max, name) => Math.max(max, Number(2n ** 64n - 1n - BigInt(name.slice(0, -9)))), 0);
 }
 
 function ingestProcess(dataDir: string) {
