@@ -53,7 +53,7 @@ beforeAll(async () => {
   // Uninterrupted CLI runs count the versions the kills are spread over, and must equal the reference.
   runs.old = await countedRun(freshCopy("full-old", true), oldRows);
   runs.empty = await countedRun(freshCopy("full-empty", false), new Map());
-}, 120_000);
+}, 300_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
