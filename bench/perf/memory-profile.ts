@@ -41,7 +41,7 @@ trim();
 report("malloc_trim");
 const vector = await embedder.embedQuery("backend engineer");
 const t0 = performance.now();
-copy.nearest(vector, filterSet({}), copy.postings);
+await copy.nearest(vector, filterSet({}), copy.postings);
 console.log(`decoding every posting: ${(performance.now() - t0).toFixed(0)} ms`);
 report("every posting decoded (the copy's candidate objects)");
 for (const q of ["nurse", "python developer", "sales london", "data scientist"]) {

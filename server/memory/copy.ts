@@ -156,22 +156,19 @@ class MemoryCopyOfVersion implements MemoryCopy {
     this.scratch = [new Float64Array(postings), new Float64Array(postings)];
   }
 
-  nearest(vector: Float32Array, filters: FilterSet, limit: number, checkpoint: Checkpoint = () => {}) {
+  async nearest(vector: Float32Array, filters: FilterSet, limit: number, checkpoint: Checkpoint = () => {}) {
     const allowed = this.select(filters);
     if (allowed === "none") return [];
     // The kernel's float32 cosines choose; the exact ones (as LanceDB's path computes them) order and cut.
     for (let fetch = limit + CUT_MARGIN_ROWS; ; fetch *= 2) {
-      const hits = nearestRows(this.index, vector, fetch, allowed?.rows, this.idOrder).map(({ row }, i) => {
-        if (i % CHECK_EVERY === CHECK_EVERY - 1) checkpoint();
-        const candidate = this.candidate(row);
-        return { row: candidate, cosine: dot(vector, candidate.vector) };
-      });
+      const rows = await this.candidates(nearestRows(this.index, vector, fetch, allowed?.rows, this.idOrder), checkpoint);
+      const hits = rows.map((candidate) => ({ row: candidate, cosine: dot(vector, candidate.vector) }));
       const settled = settledCut(hits, limit, fetch, (hit) => hit.cosine, COSINE_ROUNDING);
       if (settled !== undefined) return settled;
     }
   }
 
-  keyword(clauses: KeywordClause[], filters: FilterSet, limit: number, checkpoint: Checkpoint = () => {}) {
+  async keyword(clauses: KeywordClause[], filters: FilterSet, limit: number, checkpoint: Checkpoint = () => {}) {
     const allowed = this.select(filters);
     if (allowed === "none") return [];
     const mask = allowed?.mask;
@@ -187,11 +184,20 @@ class MemoryCopyOfVersion implements MemoryCopy {
     }
     const best = new TopK(limit, this.idOrder);
     for (const [row, score] of merged) best.offer(row, score);
-    checkpoint();
-    return best.sorted().map(({ row, cosine: score }, i) => {
-      if (i % CHECK_EVERY === CHECK_EVERY - 1) checkpoint();
-      return { row: this.candidate(row), score };
-    });
+    await checkpoint();
+    const sorted = best.sorted();
+    const rows = await this.candidates(sorted, checkpoint);
+    return rows.map((row, i) => ({ row, score: sorted[i]!.cosine }));
+  }
+
+  /** The candidates of `hits`, decoded where not yet; the checkpoint awaited every CHECK_EVERY. */
+  private async candidates(hits: Array<{ row: number }>, checkpoint: Checkpoint): Promise<CandidateRow[]> {
+    const rows: CandidateRow[] = [];
+    for (let i = 0; i < hits.length; i++) {
+      if (i % CHECK_EVERY === CHECK_EVERY - 1) await checkpoint();
+      rows.push(this.candidate(hits[i]!.row));
+    }
+    return rows;
   }
 
   /**

@@ -68,7 +68,13 @@ export async function rankCandidates(
   const keywordText = terms.join(" ") || request.query;
   await turn.pause();
   stopIfLate(deadline, "retrieve");
-  const retrieving = () => stopIfLate(deadline, "retrieve");
+  // Decoding candidates the first time is long work (a deep page's thousands): the turn is offered
+  // there too, once for both retrievers (they run side by side and hold one turn).
+  let offering: Promise<void> | undefined;
+  const retrieving = () => {
+    stopIfLate(deadline, "retrieve");
+    return (offering ??= turn.pause().finally(() => (offering = undefined)));
+  };
   const [nearest, keyword] = await Promise.all([
     vector === undefined ? [] : deps.store.nearest(vector, filters, depth, retrieving),
     mode === "vector" || (understanding.jobless && !cjkScript)

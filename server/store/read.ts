@@ -90,7 +90,7 @@ function readerOver(
       const indexDistance = limit <= ANN_MAX_LIMIT ? await vectorIndex() : undefined;
       const where = buildWhere(filters);
       const search = (distance: IndexDistance | undefined, fetch: number) =>
-        nearestRows(table, vector, where, fetch, distance).then((batch) => candidateRows(batch, decoded, checkpoint).map((row) => ({ row, cosine: dot(vector, row.vector) })));
+        nearestRows(table, vector, where, fetch, distance).then(async (batch) => (await candidateRows(batch, decoded, checkpoint)).map((row) => ({ row, cosine: dot(vector, row.vector) })));
       // Exact: the cut is the in-memory copy's (cut.ts), whichever rows LanceDB kept among equal ones.
       const exact = () => fetchSettled((fetch) => search(undefined, fetch), limit, (hit) => hit.cosine, COSINE_ROUNDING);
       if (indexDistance === undefined) return exact();
@@ -117,7 +117,7 @@ function readerOver(
             if (where !== undefined) query = query.where(where);
             const batch = await query.toArrow();
             const scores = batch.getChild("_score")!;
-            return candidateRows(batch, decoded, checkpoint).map((row, i) => ({ row, score: scores.get(i) as number }));
+            return (await candidateRows(batch, decoded, checkpoint)).map((row, i) => ({ row, score: scores.get(i) as number }));
           }, limit, (hit) => hit.score, 0),
         ),
       );
@@ -218,14 +218,14 @@ export function decodeCandidate(json: string, vector: Float32Array, encode: (ter
  * part of a search in JavaScript, so decoded postings are kept by content hash: the same hash is the
  * same content, so a kept posting is never stale, and a re-ingested one gets a new entry.
  */
-function candidateRows(batch: ArrowTable, decoded: LRUCache<string, CandidateRow>, checkpoint: Checkpoint): CandidateRow[] {
-  checkpoint();
+async function candidateRows(batch: ArrowTable, decoded: LRUCache<string, CandidateRow>, checkpoint: Checkpoint): Promise<CandidateRow[]> {
+  await checkpoint();
   const hashes = batch.getChild("content_hash")!;
   const json = batch.getChild("result_json")!;
   const vectors = batch.getChild("vector")!;
   const rows: CandidateRow[] = [];
   for (let i = 0; i < batch.numRows; i++) {
-    if (i % CHECK_EVERY === CHECK_EVERY - 1) checkpoint();
+    if (i % CHECK_EVERY === CHECK_EVERY - 1) await checkpoint();
     const hash = hashes.get(i) as string;
     let row = decoded.get(hash);
     if (row === undefined) {

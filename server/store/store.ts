@@ -51,12 +51,16 @@ export interface MemoryCopy {
   postings: number;
   /** Bytes held (vectors, keyword index, text, kept filter rows), estimated. */
   bytes: number;
-  nearest(vector: Float32Array, filters: FilterSet, limit: number, checkpoint?: Checkpoint): Array<{ row: CandidateRow; cosine: number }>;
-  keyword(clauses: KeywordClause[], filters: FilterSet, limit: number, checkpoint?: Checkpoint): Array<{ row: CandidateRow; score: number }>;
+  nearest(vector: Float32Array, filters: FilterSet, limit: number, checkpoint?: Checkpoint): Promise<Array<{ row: CandidateRow; cosine: number }>>;
+  keyword(clauses: KeywordClause[], filters: FilterSet, limit: number, checkpoint?: Checkpoint): Promise<Array<{ row: CandidateRow; score: number }>>;
 }
 
-/** Called after each LanceDB answer and every 128 candidates decoded: throws to stop a search past its deadline. */
-export type Checkpoint = () => void;
+/**
+ * Called after each LanceDB answer and every 128 candidates decoded, and awaited: throws to stop a
+ * search past its deadline, and may wait (the search offers its turn there: decoding a deep page's
+ * postings the first time is long work).
+ */
+export type Checkpoint = () => void | Promise<void>;
 
 /** What the copy holds: the version and its size, why nothing is held, or undefined while it builds. */
 export type MemoryCopyState = { version: number; postings: number; bytes: number } | { skipped: string } | undefined;
