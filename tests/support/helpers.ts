@@ -221,6 +221,21 @@ export async function slowSearch(url: string, key: string, query: object = { q: 
 }
 
 /**
+ * `count` slow searches of `key` (slowSearch) holding the key's slots in flight on a server that admits
+ * `count`: returns them once `probe` (another request of the key) is refused with 429, so every one is
+ * inside its handler. A held request that a probe overtook, refused in its place, is sent again.
+ */
+export async function holdSlots(url: string, key: string, count: number, probe: () => Promise<{ status: number }>, query?: object) {
+  const hold = () => slowSearch(url, key, query);
+  const held = await Promise.all(Array.from({ length: count }, hold));
+  await until(async () => {
+    for (const [i, request] of held.entries()) if (request.answered()) held[i] = await hold();
+    return probe();
+  }, (answer) => answer.status === 429);
+  return held;
+}
+
+/**
  * Waits until `holds(await read())`, reading again after each `paceMs`. The pace only spaces the
  * reads; there is no deadline, so a busy machine makes the wait longer, never the test fail (the
  * test's own timeout ends a wait for something that never comes). Returns the value that held.

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { loadConfig } from "../../../server/config.ts";
 import { writeLock } from "../../../server/store/write-lease.ts";
 import { fixturePostings } from "../../support/fixtures/postings.ts";
-import { runCli, slowSearch, spawnServer, tempDir, until } from "../../support/helpers.ts";
+import { holdSlots, runCli, spawnServer, tempDir, until } from "../../support/helpers.ts";
 import { startRedis, type TestRedis } from "../../support/redis.ts";
 
 /*
@@ -111,15 +111,8 @@ test("requests in flight are limited per key across both processes, and the slot
   const key = await createKey(dataDir);
   const cluster = await startCluster(dataDir, { MAX_IN_FLIGHT_PER_KEY: String(SLOTS) });
   // SLOTS requests whose bodies wait: they take every slot, wherever the kernel sent them.
-  const hold = () => slowSearch(cluster.url, key, { q: "engineer", top_k: 1 });
-  const held = await Promise.all(Array.from({ length: SLOTS }, hold));
+  const held = await holdSlots(cluster.url, key, SLOTS, () => search(cluster.url, key), { q: "engineer", top_k: 1 });
   try {
-    // Until they hold every slot: a search is then refused. A probe that ran while one was still on
-    // its way took that one's slot, and the one refused for it is sent again.
-    await until(async () => {
-      for (const [i, request] of held.entries()) if (request.answered()) held[i] = await hold();
-      return search(cluster.url, key);
-    }, (answer) => answer.status === 429);
     const refused = await Promise.all(Array.from({ length: 12 }, () => search(cluster.url, key)));
     expect(refused.map((a) => a.status)).toEqual(Array(12).fill(429));
     expect((await cluster.pidsOf(refused.map((a) => a.requestId))).size).toBe(2);
