@@ -179,14 +179,12 @@ test("rate limits are shared: one key's budget is spent across both replicas", a
   expect(statuses.filter((s) => s === 429)).toHaveLength(4);
 });
 
-test("a key revoked through the CLI is refused by both replicas within a second", async () => {
+test("a key revoked through the CLI is refused by both replicas from the next request on", async () => {
   const victim = JSON.parse((await cli(["keys", "create", "--name", "victim", "--json"])).stdout) as { id: string; key: string };
   expect((await search(one, victim.key)).status).toBe(200);
   expect((await search(two, victim.key)).status).toBe(200);
   expect((await cli(["keys", "revoke", victim.id])).code).toBe(0);
-  const revokedAt = Date.now();
   const statuses = await Promise.all([search(one, victim.key), search(two, victim.key)].map((r) => r.then((x) => x.status)));
-  expect(Date.now() - revokedAt).toBeLessThan(1000);
   expect(statuses).toEqual([403, 403]);
 });
 
