@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { openStore } from "../../server/store/store.ts";
 import { loadEmbedder, type Embedder } from "../../server/embedding/embedder.ts";
-import { ingestKilledDuringRebuild, MODELS_DIR, ROOT, runCli, seededRandom, SHARED_DATA, spawnServer, tempDir, until } from "../support/helpers.ts";
+import { ingestKilledDuringRebuild, latestTableVersion, MODELS_DIR, ROOT, runCli, seededRandom, SHARED_DATA, spawnServer, tempDir, until } from "../support/helpers.ts";
 
 /**
  * The write lease with real processes on the real 29,513 postings: two CLI loads started together,
@@ -21,12 +21,6 @@ beforeAll(async () => {
   embedder = await loadEmbedder({ model: "static", allowRemote: false, modelsDir: MODELS_DIR });
 });
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-
-/** Table versions written so far (LanceDB's manifests; none before the table exists). */
-function versions(dir: string): number {
-  const folder = join(dir, "jobs.lance", "_versions");
-  return existsSync(folder) ? readdirSync(folder).length : 0;
-}
 
 function dataDir(): string {
   const dir = tempDir("jobsearch-loads-");
@@ -99,8 +93,8 @@ test("three SIGKILLs of the whole load process tree at random moments, then a fu
       stdout: "ignore",
       stderr: "ignore",
     });
-    const target = versions(dir) + Math.max(1, Math.round(written * (from + (to - from) * random())));
-    const reached = await until(() => versions(dir), (count) => count >= target || proc.exitCode !== null, 20);
+    const target = latestTableVersion(dir) + Math.max(1, Math.round(written * (from + (to - from) * random())));
+    const reached = await until(() => latestTableVersion(dir), (count) => count >= target || proc.exitCode !== null, 20);
     moments.push(reached);
     expect(proc.exitCode).toBeNull();
     process.kill(-proc.pid, "SIGKILL");

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { ingestFile } from "../../server/ingest/ingest.ts";
 import { readRecords } from "../../server/ingest/read.ts";
 import { loadEmbedder, type Embedder } from "../../server/embedding/embedder.ts";
 import { openStore } from "../../server/store/store.ts";
-import { MODELS_DIR, ROOT, SHARED_DATA, seededRandom, tempDir, until } from "../support/helpers.ts";
+import { MODELS_DIR, ROOT, SHARED_DATA, latestTableVersion, seededRandom, tempDir, until } from "../support/helpers.ts";
 
 /**
  * SIGKILL during a real CLI load, 20 times at seeded random points of the load. The load (600 real
@@ -68,7 +68,7 @@ test(`${TRIALS} SIGKILLs during a load leave whole batches, and the re-run compl
     const [from, to] = trial % 4 < 2 ? [firstBatch, lastBatch - 1] : [lastBatch, Math.max(lastBatch, end - 1)];
     const target = from + Math.floor((to - from + 1) * random());
     const proc = ingestProcess(dir);
-    await until(() => latestVersion(dir), (version) => version >= target || proc.exitCode !== null, 5);
+    await until(() => latestTableVersion(dir), (version) => version >= target || proc.exitCode !== null, 5);
     proc.kill("SIGKILL");
     const code = await proc.exited;
 
@@ -101,21 +101,13 @@ test(`${TRIALS} SIGKILLs during a load leave whole batches, and the re-run compl
 
 /** Runs the load to the end and numbers the table versions it wrote (the table's latest, polled). */
 async function countedRun(dir: string, before: Map<string, StoredRow>): Promise<Versions> {
-  const start = latestVersion(dir);
+  const start = latestTableVersion(dir);
   // From an empty DATA_DIR the first version is the empty table's creation.
   const firstBatch = start === 0 ? 2 : start + 1;
   const proc = ingestProcess(dir);
   expect(await proc.exited).toBe(0);
   expectExactly(await readRows(dir), newRows);
-  return { firstBatch, lastBatch: firstBatch + changedBatches(before) - 1, end: latestVersion(dir) };
-}
-
-/** The table's latest version (LanceDB's manifests are named by its bits inverted); 0 before it exists. */
-function latestVersion(dir: string): number {
-  const versions = join(dir, "jobs.lance", "_versions");
-  if (!existsSync(versions)) return 0;
-  const names = readdirSync(versions).filter((name) => name.endsWith(".manifest"));
-  return names.reduce((max, name) => Math.max(max, Number(2n ** 64n - 1n - BigInt(name.slice(0, -9)))), 0);
+  return { firstBatch, lastBatch: firstBatch + changedBatches(before) - 1, end: latestTableVersion(dir) };
 }
 
 function ingestProcess(dataDir: string) {

@@ -1,6 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -218,6 +218,18 @@ export async function slowSearch(url: string, key: string, query: object = { q: 
     answered: () => received !== "" || socket.destroyed,
     abort: () => void socket.destroy(),
   };
+}
+
+/**
+ * The latest version of the jobs table of `dataDir` as its files say (LanceDB names each manifest by the
+ * version's bits inverted), read without opening it; 0 before the table exists. A load or delete writing
+ * a version is an event a test can wait on, where a moment on a busy clock is not.
+ */
+export function latestTableVersion(dataDir: string): number {
+  const folder = join(dataDir, "jobs.lance", "_versions");
+  if (!existsSync(folder)) return 0;
+  const names = readdirSync(folder).filter((name) => name.endsWith(".manifest"));
+  return names.reduce((max, name) => Math.max(max, Number(2n ** 64n - 1n - BigInt(name.slice(0, -9)))), 0);
 }
 
 /**

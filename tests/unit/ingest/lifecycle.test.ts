@@ -3,7 +3,7 @@ import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import * as lancedb from "@lancedb/lancedb";
 import { readRecords } from "../../../server/ingest/read.ts";
-import { MODELS_DIR, ROOT, SHARED_DATA, runCli, seededRandom, spawnServer, tempDir, until } from "../../support/helpers.ts";
+import { latestTableVersion, MODELS_DIR, ROOT, SHARED_DATA, runCli, seededRandom, spawnServer, tempDir, until } from "../../support/helpers.ts";
 
 /**
  * Removing postings: `cli delete` by id, source and date, `cli ingest --replace-source` (with its
@@ -140,7 +140,9 @@ test(`${KILLS} SIGKILLs each during a delete and a replace leave the table at th
     Bun.spawn(["setsid", "bun", join(ROOT, "cli/main.ts"), ...argsOf(kind)], {
       cwd: ROOT, env: { ...process.env, DATA_DIR: dir, MODELS_DIR }, stdout: "ignore", stderr: "ignore",
     });
-  // An uninterrupted run of each times the window the kills are spread over (half again as long, so some fall after the commit).
+  // Half the kills fall at a seeded moment of a window half as long as an uninterrupted run (most of
+  // them before the commit, while the command works), half when the table's next version appears (the
+  // commit, an event of the command itself): each leaves the old or the new state, and both are seen.
   const duration = { delete: 0, replace: 0 };
   for (const kind of ["delete", "replace"] as const) {
     const dir = copy(`timed-${kind}`);
@@ -152,8 +154,10 @@ test(`${KILLS} SIGKILLs each during a delete and a replace leave the table at th
   for (let trial = 0; trial < KILLS; trial++) {
     for (const kind of ["delete", "replace"] as const) {
       const dir = copy(`kill-${kind}-${trial}`);
+      const start = latestTableVersion(dir);
       const proc = spawn(kind, dir);
-      await Bun.sleep(Math.floor(random() * duration[kind] * 1.5));
+      if (trial % 2 === 0) await Bun.sleep(Math.floor(random() * duration[kind] * 0.5));
+      else await until(() => latestTableVersion(dir), (version) => version > start || proc.exitCode !== null, 5);
       try {
         process.kill(-proc.pid, "SIGKILL");
       } catch {
@@ -167,6 +171,7 @@ test(`${KILLS} SIGKILLs each during a delete and a replace leave the table at th
       rmSync(dir, { recursive: true, force: true });
     }
   }
+  console.log(`SIGKILLs left (old / new state): ${JSON.stringify(outcomes)}`);
   // The kills fell both before and after the commit: the test saw each state.
   for (const kind of ["delete", "replace"] as const) {
     expect(outcomes[kind].old).toBeGreaterThan(0);
