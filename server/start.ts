@@ -135,7 +135,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
       await limiter.close();
       oauth.close();
       await store.settle();
-      store.close();
+      closeUnlessBusy(store);
       keys.close();
       saved.close();
       outbox.close();
@@ -145,6 +145,19 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
 }
 
 // --- internal ---
+
+/**
+ * Closes the table, unless a read still uses it: a timed-out search's LanceDB query finishes in the
+ * background after its 503, and LanceDB refuses to close a handle in use ("cannot be borrowed
+ * mutably"). The handle is then let go when that read ends; nothing is written through it any more.
+ */
+function closeUnlessBusy(store: JobStore): void {
+  try {
+    store.close();
+  } catch (error) {
+    if (!(error instanceof Error && /cannot be borrowed/.test(error.message))) throw error;
+  }
+}
 
 /** The first run's key goes to stdout once, with a request that works as pasted. */
 async function announceFirstKey(keys: KeyStore, url: string): Promise<void> {
