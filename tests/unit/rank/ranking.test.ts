@@ -44,6 +44,17 @@ describe("features and the fused score", () => {
     expect(calibratedScore(fusedScore(inTitle), inTitle)).toBeGreaterThan(calibratedScore(fusedScore(inText), inText));
   });
 
+  test("a CJK word counts as held by the share of its character pairs inside the title's CJK words (no spaces divide them)", () => {
+    const q = query("软件测试");
+    const within = features(q, postingTerms("软件测试工程师", "负责产品质量。"), evidence());
+    const half = features(q, postingTerms("测试开发 / 软件架构师"), evidence());
+    const none = features(q, postingTerms("前端开发工程师", "我们的软件测试流程完善。"), evidence());
+    expect([within.titleCoverage, within.textCoverage]).toEqual([1, 1]);
+    expect(half.titleCoverage).toBe(2 / 3); // 软件 and 测试 of 软件, 件测, 测试
+    expect([none.titleCoverage, none.textCoverage]).toEqual([0, 1]);
+    expect(byFused([["前端开发工程师", none], ["软件测试工程师", within]])).toEqual(["软件测试工程师", "前端开发工程师"]);
+  });
+
   test("a rare word counts more than a common one: coverage is weighted by each word's weight", () => {
     const q = query("python developer", (t) => (t === "python" ? 3 : 1));
     const rare = features(q, postingTerms("Python Engineer"), evidence());
