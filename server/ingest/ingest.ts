@@ -1,6 +1,7 @@
 import type { ValidJobRecord } from "../../shared/job.ts";
 import { parseDateTime } from "../../shared/time.ts";
 import type { Embedder } from "../embedding/embedder.ts";
+import { byPublication } from "../store/clusters.ts";
 import type { StoredJob } from "../store/schema.ts";
 import type { JobStore } from "../store/store.ts";
 import { updateVectorIndex, VECTOR_INDEX_MIN_ROWS, type IndexUpdate, type IndexWork } from "../store/index-maintenance.ts";
@@ -215,7 +216,10 @@ export async function changedRows(
   const stored = new Map<string, string>();
   // Assigned in the order a later load reads the stored postings (store/clusters.ts: by load, then
   // publication, then id), so that a load killed and run again clusters as one run does.
-  const ordered = [...records].sort((a, b) => parseDateTime(a.publish_time)! - parseDateTime(b.publish_time)! || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const ordered = records
+    .map((record) => ({ record, id: record.id, publish_ts: parseDateTime(record.publish_time)! }))
+    .sort(byPublication)
+    .map(({ record }) => record);
   for (let i = 0; i < ordered.length; i += EMBED_BATCH) {
     const batch = ordered.slice(i, i + EMBED_BATCH).map((record) => ({ record, hash: contentHash(record) }));
     for (const [id, hash] of await deps.store.existingHashes(batch.map(({ record }) => record.id))) stored.set(id, hash);

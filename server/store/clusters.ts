@@ -78,15 +78,25 @@ export async function readStoredClusters(table: lancedb.Table): Promise<StoredCl
       rows.push({ id: String(row.id), cluster_id: String(row.cluster_id), same_job_sig: String(row.same_job_sig ?? ""), publish_ts: Number(row.publish_ts), loaded });
     }
   }
-  return rows.sort((a, b) => a.loaded - b.loaded || a.publish_ts - b.publish_ts || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return rows.sort((a, b) => a.loaded - b.loaded || byPublication(a, b));
+}
+
+/** The order a load assigns its postings to clusters in, as later loads read them back: publication, then id. */
+export function byPublication(a: { publish_ts: number; id: string }, b: { publish_ts: number; id: string }): number {
+  return a.publish_ts - b.publish_ts || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 /** What a load before clusters lacks to be assigned: the signed fields and result_json of every posting. */
-export async function readUnclustered(table: lancedb.Table): Promise<Array<Record<string, unknown> & { id: string; result_json: string; content_hash: string }>> {
+export async function readUnclustered(table: lancedb.Table): Promise<Array<Record<string, unknown> & { id: string; result_json: string; content_hash: string; publish_ts: number }>> {
   const columns = ["id", "job_title", "company_name", "city", "country", "job_description", "content_hash", "result_json", "publish_ts"];
-  const rows: Array<Record<string, unknown> & { id: string; result_json: string; content_hash: string }> = [];
-  for await (const batch of table.query().select(columns)) for (const row of batch.toArray()) rows.push({ ...row.toJSON() } as (typeof rows)[number]);
-  return rows.sort((a, b) => Number(a.publish_ts) - Number(b.publish_ts) || (a.id < b.id ? -1 : 1));
+  const rows: Array<Record<string, unknown> & { id: string; result_json: string; content_hash: string; publish_ts: number }> = [];
+  for await (const batch of table.query().select(columns)) {
+    for (const row of batch.toArray()) {
+      const fields = row.toJSON() as (typeof rows)[number];
+      rows.push({ ...fields, publish_ts: Number(fields.publish_ts) });
+    }
+  }
+  return rows.sort(byPublication);
 }
 
 /** Adds the cluster columns to a table loaded before them (each posting its own cluster until assigned). */
