@@ -18,8 +18,8 @@ export interface RankingQuery {
   cjk: string[];
   /** The query is written (partly) in a CJK script, so a posting without CJK text is in another language. */
   cjkScript: boolean;
-  /** Per token: written in a CJK script (no spaces between its words: see `cjkShare`). */
-  cjkTokens: boolean[];
+  /** Per token: its CJK pairs when it is written in a CJK script (no spaces divide its words: see `cjkShare`), else none. */
+  tokenPairs: string[][];
 }
 
 /** Per-candidate evidence, each in [0, 1] except cosine in [-1, 1]. */
@@ -91,22 +91,23 @@ export function rankingQuery(
     expansions: expansions.map(({ text, weight }) => ({ tokens: foldedWords(text), weight })).filter((e) => e.tokens.length > 0),
     cjk: [...new Set(cjkBigrams(cjkText))],
     cjkScript: hasCjk(query),
-    cjkTokens: tokens.map(hasCjk),
+    tokenPairs: tokens.map(cjkBigrams),
   };
 }
 
 /**
- * How much of a CJK token a set of words holds: CJK is written without spaces, so a title's word is
- * a run of several words ("软件测试工程师"), and a query's ("软件测试") is held when its character
- * pairs occur inside the set's CJK words: the share of its pairs that do.
+ * How much of a CJK token the CJK words of a set hold: CJK is written without spaces, so a title's word
+ * is a run of several words ("软件测试工程师"), and a query's ("软件测试") is held when its character
+ * pairs occur inside them: the share of its pairs that do.
  */
-function cjkShare(token: string, set: TermSet): number {
-  const pairs = cjkBigrams(token);
-  if (pairs.length === 0) return 0;
+function cjkShare(pairs: string[], words: string[]): number {
+  return pairs.filter((pair) => words.some((word) => word.includes(pair))).length / pairs.length;
+}
+
+function cjkWordsOf(set: TermSet): string[] {
   const words: string[] = [];
   for (const word of set) if (hasCjk(word)) words.push(word);
-  if (words.length === 0) return 0;
-  return pairs.filter((pair) => words.some((word) => word.includes(pair))).length / pairs.length;
+  return words;
 }
 
 /** `named`: the query names a job outright (the knowledge base is sure of it), see `Features.namedMiss`. */
@@ -116,10 +117,11 @@ export function features(query: RankingQuery, terms: RowTerms, evidence: Retriev
   const share = (set: TermSet) => {
     if (total === 0) return 0;
     let sum = 0;
+    let cjkWords: string[] | undefined;
     for (let i = 0; i < query.tokens.length; i++) {
-      const token = query.tokens[i]!;
-      if (set.has(token)) sum += query.weights[i]!;
-      else if (query.cjkTokens[i]) sum += query.weights[i]! * cjkShare(token, set);
+      const pairs = query.tokenPairs[i]!;
+      if (set.has(query.tokens[i]!)) sum += query.weights[i]!;
+      else if (pairs.length > 0) sum += query.weights[i]! * cjkShare(pairs, (cjkWords ??= cjkWordsOf(set)));
     }
     return sum / total;
   };
