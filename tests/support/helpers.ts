@@ -140,6 +140,43 @@ export async function spawnServer(dataDir: string, env: Record<string, string> =
 }
 
 /**
+ * A spawned server's stderr (spawnServer's `log` first, what it read before the ready line), read on to
+ * its end so the server never blocks on a full pipe: `text()` is what was read so far, `saying(words)`
+ * resolves once it holds them (rejects if it ends without), `all()` gives all of it once it ends.
+ */
+export function serverLog(server: { log: string; proc: { stderr: ReadableStream<Uint8Array> } }) {
+  let text = server.log;
+  let ended = false;
+  const waiting = new Set<{ words: string; resolve(): void; reject(error: Error): void }>();
+  const settle = () => {
+    for (const wait of waiting) {
+      if (text.includes(wait.words)) wait.resolve();
+      else if (ended) wait.reject(new Error(`the server's log ended without "${wait.words}"`));
+      else continue;
+      waiting.delete(wait);
+    }
+  };
+  const reading = (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of server.proc.stderr) {
+      text += decoder.decode(chunk, { stream: true });
+      settle();
+    }
+    ended = true;
+    settle();
+  })();
+  return {
+    text: () => text,
+    saying: (words: string) =>
+      new Promise<void>((resolve, reject) => {
+        waiting.add({ words, resolve, reject });
+        settle();
+      }),
+    all: () => reading.then(() => text),
+  };
+}
+
+/**
  * Runs `cli ingest FILE` and SIGKILLs it once it says it is rebuilding the vector index: the rows are
  * committed and folded into the index as a further segment, the rebuild is cut. Returns what it said.
  */

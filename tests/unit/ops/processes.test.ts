@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { loadConfig } from "../../../server/config.ts";
 import { writeLock } from "../../../server/store/write-lease.ts";
 import { fixturePostings } from "../../support/fixtures/postings.ts";
-import { holdSlots, runCli, spawnServer, tempDir, until } from "../../support/helpers.ts";
+import { holdSlots, runCli, serverLog, spawnServer, tempDir, until } from "../../support/helpers.ts";
 import { startRedis, type TestRedis } from "../../support/redis.ts";
 
 /*
@@ -166,12 +166,8 @@ async function createKey(dataDir: string, rateLimit?: number): Promise<string> {
 /** `bun server/main.ts` with SERVER_PROCESSES=2, its stderr read on into `log()`. */
 async function startCluster(dataDir: string, env: Record<string, string> = {}) {
   const server = await spawnServer(dataDir, { SERVER_PROCESSES: "2", DEMO_DATA: "false", LOG_FORMAT: "json", LOG_LEVEL: "info", READ_CONSISTENCY_MS: "0", ...env });
-  let text = server.log;
-  const decoder = new TextDecoder();
-  const reading = (async () => {
-    for await (const chunk of server.proc.stderr) text += decoder.decode(chunk, { stream: true });
-  })();
-  const entries = () => text.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Entry);
+  const log = serverLog(server);
+  const entries = () => log.text().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Entry);
   return {
     dataDir,
     process: server.proc,
@@ -179,7 +175,7 @@ async function startCluster(dataDir: string, env: Record<string, string> = {}) {
     url: server.ready.url as string,
     primary: server.ready.pid as number,
     workers: server.ready.workers as number[],
-    log: () => text,
+    log: log.text,
     entries,
     /** Workers seen ready, less those seen exiting. */
     currentWorkers: () => {
@@ -198,7 +194,7 @@ async function startCluster(dataDir: string, env: Record<string, string> = {}) {
     async stop(): Promise<number> {
       if (server.proc.exitCode === null) server.proc.kill("SIGTERM");
       const code = await server.proc.exited;
-      await reading;
+      await log.all();
       return code;
     },
   };

@@ -1,6 +1,6 @@
 import { afterAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
-import { holdSlots, runCli, spawnServer, tempDir, until } from "../../support/helpers.ts";
+import { holdSlots, runCli, serverLog, spawnServer, tempDir, until } from "../../support/helpers.ts";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -22,20 +22,7 @@ async function serverWithKey() {
     fetch(`${url}/v1/search`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": key }, body });
   /** A search held in flight, inside its handler (a probe was refused for want of the key's one slot). */
   const holdOne = async () => (await holdSlots(url, key, 1, () => search().then(async (r) => ({ status: r.status, body: await r.text() }))))[0]!;
-  return { server, search, holdOne, url, log: stderrOf(server.proc.stderr) };
-}
-
-/** The server's stderr read on: wait for a line holding some text, or take all of it once it ends. */
-function stderrOf(stream: ReadableStream<Uint8Array>) {
-  let text = "";
-  const decoder = new TextDecoder();
-  const reading = (async () => {
-    for await (const chunk of stream) text += decoder.decode(chunk, { stream: true });
-  })();
-  return {
-    saying: (words: string) => until(() => text, (seen) => seen.includes(words)),
-    all: () => reading.then(() => text),
-  };
+  return { server, search, holdOne, url, log: serverLog(server) };
 }
 
 for (const signal of ["SIGTERM", "SIGINT"] as const) {

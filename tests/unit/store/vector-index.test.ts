@@ -10,7 +10,7 @@ import { buildWhere } from "../../../server/store/filter.ts";
 import { partitionedIndex } from "../../../server/store/indexes.ts";
 import { createLogger } from "../../../server/log.ts";
 import { fixturePostings } from "../../support/fixtures/postings.ts";
-import { MODELS_DIR, runCli, spawnServer, tempDir } from "../../support/helpers.ts";
+import { MODELS_DIR, runCli, serverLog, spawnServer, tempDir } from "../../support/helpers.ts";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -36,7 +36,7 @@ test("the server builds the ANN index in the background past VECTOR_INDEX_MIN_RO
     return (await response.json()) as { total: number; results: Array<{ city?: string; job_url: string }> };
   };
   // The server logs the build once it is committed and the server reads the new version.
-  const built = logLine(server.log, server.proc.stderr, "built the ANN index on the vectors");
+  const built = serverLog(server).saying("built the ANN index on the vectors");
   let done = false;
   void built.then(() => (done = true), () => (done = true));
   try {
@@ -143,23 +143,3 @@ test("a partitioned (IVF_FLAT, l2) index gives the exact nearest postings, with 
     store.close();
   }
 });
-
-/**
- * Resolves once a server's stderr (`before`: what was read of it already) holds a line with `text`;
- * rejects if it ends first. The stream is read to its end either way, so the server never blocks on a full pipe.
- */
-function logLine(before: string, stream: ReadableStream<Uint8Array>, text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (before.includes(text)) resolve();
-    void (async () => {
-      const decoder = new TextDecoder();
-      let seen = before.slice(before.lastIndexOf("\n") + 1);
-      for await (const chunk of stream) {
-        seen += decoder.decode(chunk, { stream: true });
-        if (seen.includes(text)) resolve();
-        seen = seen.slice(seen.lastIndexOf("\n") + 1);
-      }
-      reject(new Error(`the server's log ended without "${text}"`));
-    })();
-  });
-}
