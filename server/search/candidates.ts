@@ -3,7 +3,7 @@ import { dot } from "../embedding/vector.ts";
 import { cjkBigrams, hasCjk } from "../text/fold.ts";
 import { withoutGenericCjk } from "../text/query-tokens.ts";
 import type { Embedder } from "../embedding/embedder.ts";
-import { rankingQuery } from "../rank/features.ts";
+import { rankingQuery, type RankingQuery } from "../rank/features.ts";
 import { keywordClauses, STRONG_EXPANSION_WEIGHT } from "../rank/keyword-query.ts";
 import { compareText, scoreCandidates, type Candidate, type Ranked } from "../rank/rank.ts";
 import { titleHead } from "../rank/similarity.ts";
@@ -28,6 +28,9 @@ const JOBLESS_TEXT = "job";
 
 /** From this many content words on, a query is a request with words around the job. */
 const LONG_REQUEST_TERMS = 8;
+
+/** A query of this many words or fewer (not CJK) names its job. */
+const NAME_TERMS = 2;
 
 /** Each retriever brings at least this many candidates, so fusion has depth beyond one page. */
 const MIN_CANDIDATES = 50;
@@ -101,7 +104,7 @@ export async function rankCandidates(
     stopIfLate(deadline, "rank");
     await turn.pause();
   };
-  return scoreCandidates([...candidates.values()], query, mode, understanding.namesJob, checkpoint, similar);
+  return scoreCandidates([...candidates.values()], query, mode, namesItsJob(understanding, query), checkpoint, similar);
 }
 
 /**
@@ -130,6 +133,16 @@ function focusedQuery(terms: string[], expansions: Understanding["expansions"], 
   const kept = terms.filter((term) => !hasCjk(term) || /[\p{L}\p{N}]/u.test(withoutGenericCjk(term)));
   // Generic pairs still tell a Chinese posting from others when the rest is in Latin letters ("Node.js 开发").
   return rankingQuery(kept.length > 0 ? kept : terms, expansions, text, weigh, hasCjk(focused) ? focused : text);
+}
+
+/**
+ * Whether the query names its job, for ranking's evidence of whether the data holds it (`namedMiss`,
+ * `namedGap`): the knowledge base is sure of it, or the query is a name of two words or fewer whether
+ * the knowledge base knows it or not. Then a posting is for that job when its title holds the words.
+ * CJK queries are written without spaces, so their words are not counted.
+ */
+function namesItsJob(understanding: Understanding, query: RankingQuery): boolean {
+  return understanding.namesJob || (!query.cjkScript && query.tokens.length <= NAME_TERMS);
 }
 
 /** The filters with `ids` as one more clause (keyed by the ids, as the in-memory copy keeps rows by key). */

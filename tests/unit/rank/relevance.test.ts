@@ -10,6 +10,10 @@ const extras: FixturePosting[] = [
     publish_time: time, job_url: `https://jobs.example.com/repost-${i}`,
     job_description: "Run our Kubernetes clusters, Terraform and Golang tooling for the platform team.",
   })),
+  ...[0, 1, 2].map((i) => ({
+    ...template, id: `glass-${i}`, job_title: "Glassblowing Artisan", company_name: `Studio ${i}`, job_url: `https://jobs.example.com/glass-${i}`,
+    job_description: "Shape vessels at the furnace in our studio; an apprenticeship of two years or more.",
+  })),
   {
     ...template, id: "cn-1", job_title: "前端开发工程师", company_name: "北京某科技", city: "北京", country: "CN",
     job_url: "https://jobs.example.com/cn-1", job_description: "负责公司前端页面开发，熟悉 React 和 TypeScript。",
@@ -74,6 +78,18 @@ describe("score, min_score, sort and explain", () => {
     const accountant = results.find((r) => r.job_title === "Accountant")!;
     expect(nurse.score).toBeGreaterThan(0.8);
     expect(accountant.score).toBeLessThan(0.5);
+  });
+
+  test("a job named in two words the knowledge base does not know: its postings score high when the data holds it, nothing reaches 0.5 when not", async () => {
+    const held = await search({ q: "glassblowing artisan", sort: "relevance", top_k: 3 });
+    expect(held.results.map((r) => r.job_title)).toEqual(["Glassblowing Artisan", "Glassblowing Artisan", "Glassblowing Artisan"]);
+    for (const r of held.results) expect(r.score).toBeGreaterThanOrEqual(0.5);
+    // Each word is in other jobs' text or tags ("hospital" of the nurses, "tax" of the accountants, "Swift" of iOS): no title holds the job.
+    for (const q of ["hospital porter", "tax collector", "swift courier"]) {
+      const absent = await search({ q, sort: "relevance", top_k: 50 });
+      expect(absent.results.length).toBeGreaterThan(0);
+      expect({ q, above: absent.results.filter((r) => r.score >= 0.5).map((r) => r.job_title) }).toEqual({ q, above: [] });
+    }
   });
 
   test("min_score drops weaker results before paging", async () => {
