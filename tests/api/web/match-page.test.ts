@@ -123,17 +123,24 @@ describe("matching a résumé on the page", () => {
     expect(await cards().count()).toBe(0);
   });
 
-  test("a two-page CV with no close match says so, and its first result is still in view at 1280×800", async () => {
+  test("a two-page CV: what was read of it, its best match first and still in view at 1280×800", async () => {
     await matchProfile(TWO_PAGES);
-    // London holds six of the postings.
+    // London holds six of the postings; the one this platform engineer held before (backend, Python and PostgreSQL) matches.
     await waitForText("#status", /^Best 6 matches/);
-    expect((await page.locator("#match-hints li.warning").textContent())!).toStartWith("no close match");
+    expect(await cards().first().locator(".card-title").textContent()).toContain("Senior Backend Engineer");
+    expect(await page.locator("#match-hints li.warning").count()).toBe(0);
     const read = (await page.locator("#read-facts").textContent())!;
     for (const part of ["platform engineer", "lead, 11 years", "aws, grafana", "capacity planning and 7 more", "English, French", "city London"]) expect(read).toContain(part);
     const seen = await cards().first().evaluate((card) => ({ scrollY: window.scrollY, bottom: card.querySelector(".card-title")!.getBoundingClientRect().bottom, height: window.innerHeight }));
     expect(seen.scrollY).toBe(0);
     expect(seen.bottom).toBeLessThan(seen.height);
     await page.screenshot({ path: join(ARTIFACTS, "web-match-two-pages.png") });
+  });
+
+  test("a profile whose job no posting holds shows the \"no close match\" hint", async () => {
+    await matchProfile("Pastry chef in London: eight years of laminated doughs, plated desserts and chocolate work.");
+    await waitForText("#status", /matches for your résumé/);
+    expect((await page.locator("#match-hints li.warning").textContent())!).toStartWith("no close match");
   });
 
   test("a profile over the limit is refused on the page, and never sent", async () => {

@@ -47,7 +47,9 @@ test("a table loaded before clusters serves, and its next load clusters every po
 
   const summary = await ingestRecords(t.server, [{ ref: "record 1", value: { ...records[0], id: "nw-3", job_url: "https://other.example/3", data_source: "glassdoor" } }]);
   expect(summary.inserted).toBe(1);
-  const after = (await postSearch(t, { q: "data engineer", collapse: false, min_score: 0 })).body.results as any[];
+  const answer = await postSearch(t, { q: "data engineer", collapse: false, min_score: 0 });
+  expect({ status: answer.status, error: answer.body.error }).toEqual({ status: 200, error: undefined });
+  const after = answer.body.results as any[];
   expect(after.map((r) => r.id).sort()).toEqual(["nw-1", "nw-2", "nw-3"]);
   expect(new Set(after.map((r) => r.cluster_id)).size).toBe(1);
   expect(after.every((r) => typeof r.first_seen === "string" && r.times_posted === 2)).toBe(true);
