@@ -7,18 +7,27 @@ import { loadEmbedder, type Embedder } from "../../server/embedding/embedder.ts"
 import { ingestKilledDuringRebuild, latestTableVersion, MODELS_DIR, ROOT, runCli, seededRandom, SHARED_DATA, spawnServer, tempDir, until } from "../support/helpers.ts";
 
 /**
- * The write lease with real processes on the real 29,513 postings: two CLI loads started together,
- * SIGKILLs of the whole process tree at random moments, a server's background index build racing
- * a load, and a server started right after a load (the load built the index, so nothing is built
- * on start and every search is answered).
+ * The write lease with real processes on real postings (the first 6,000 of the shared 29,513, with the
+ * ANN index from 1,000 rows, so every load builds one as a large load does): two CLI loads started
+ * together, SIGKILLs of the whole process tree at random moments, a server's background index build
+ * racing a load, and a server started right after a load (the load built the index, so nothing is
+ * built on start and every search is answered).
  */
-const POSTINGS = 29_513;
+const POSTINGS = 6_000;
 const SEED = 20261124;
+/** Every load and server of this file builds the ANN index from this many rows. */
+const ENV = { VECTOR_INDEX_MIN_ROWS: "1000" };
 
 let embedder: Embedder;
+/** The shared postings' lines, and a file of the first POSTINGS of them. */
+let lines: string[];
+let postings: string;
 const dirs: string[] = [];
 beforeAll(async () => {
   embedder = await loadEmbedder({ model: "static", allowRemote: false, modelsDir: MODELS_DIR });
+  lines = gunzipSync(await Bun.file(SHARED_DATA).bytes()).toString("utf8").split("\n").filter((line) => line.trim() !== "");
+  postings = join(dataDir(), "postings.jsonl");
+  await Bun.write(postings, lines.slice(0, POSTINGS).join("\n"));
 });
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
@@ -28,7 +37,7 @@ function dataDir(): string {
   return dir;
 }
 
-test("two loads of the same file started together: the second waits, the table holds each posting once; a server started right after answers each of 150 searches sent every 200 ms", async () => {
+test("two loads of the same file started together: the second waits, the table holds each posting once; a server started right after answers each of 50 searches sent every 200 ms", async () => {
   const dir = dataDir();
   const [one, two] = await Promise.all([load(dir), load(dir)]);
   expect([one.code, two.code]).toEqual([0, 0]);
@@ -41,8 +50,8 @@ test("two loads of the same file started together: the second waits, the table h
   expect(await distinctRows(dir)).toEqual({ rows: POSTINGS, ids: POSTINGS, pending: false, vectorIndex: true });
 
   const { key } = JSON.parse((await runCli(["keys", "create", "--name", "after-load", "--json"], { DATA_DIR: dir })).stdout) as { key: string };
-  const server = await spawnServer(dir, { DEMO_DATA: "false" });
-  const SEARCHES = 150;
+  const server = await spawnServer(dir, { ...ENV, DEMO_DATA: "false" });
+  const SEARCHES = 50;
   // The whole log is read (a pipe left unread would fill and stall the server) and shown on a failure.
   let log = server.log;
   const drained = (async () => {
@@ -87,9 +96,9 @@ test("three SIGKILLs of the whole load process tree at random moments, then a fu
   const moments: number[] = [];
   for (const [from, to] of [[0.1, 0.35], [0.05, 0.2], [0.05, 0.15]] as const) {
     // `bun run cli` starts the CLI as a child: the whole process group is killed, not just the wrapper.
-    const proc = Bun.spawn(["setsid", "bun", "run", "cli", "ingest", SHARED_DATA, "--batch-size", "1000"], {
+    const proc = Bun.spawn(["setsid", "bun", "run", "cli", "ingest", postings, "--batch-size", "1000"], {
       cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dir, MODELS_DIR, NO_COLOR: "1" },
+      env: { ...process.env, ...ENV, DATA_DIR: dir, MODELS_DIR, NO_COLOR: "1" },
       stdout: "ignore",
       stderr: "ignore",
     });
@@ -110,19 +119,17 @@ test("three SIGKILLs of the whole load process tree at random moments, then a fu
 
 test("a server's background index rebuild racing a load: no posting lost or duplicated", async () => {
   const dir = dataDir();
-  const lines = gunzipSync(await Bun.file(SHARED_DATA).bytes()).toString("utf8").split("\n").filter((line) => line.trim() !== "");
-  const env = { VECTOR_INDEX_MIN_ROWS: "1000" };
   const first = join(dir, "first.jsonl");
   const second = join(dir, "second.jsonl");
   const third = join(dir, "third.jsonl");
   await Bun.write(first, lines.slice(0, 3000).join("\n"));
   await Bun.write(second, lines.slice(3000, 6000).join("\n"));
   await Bun.write(third, lines.slice(6000, 9000).join("\n"));
-  expect((await load(dir, first, env)).stdout).toContain("built the vector index");
+  expect((await load(dir, first)).stdout).toContain("built the vector index");
   // A load killed during its own rebuild leaves its rows in a second index segment: the next server start rebuilds.
-  expect(await ingestKilledDuringRebuild(second, { DATA_DIR: dir, ...env })).toContain("rebuilding the vector index over");
+  expect(await ingestKilledDuringRebuild(second, { DATA_DIR: dir, ...ENV })).toContain("rebuilding the vector index over");
 
-  const server = await spawnServer(dir, { ...env, DEMO_DATA: "false" });
+  const server = await spawnServer(dir, { ...ENV, DEMO_DATA: "false" });
   let log = server.log;
   const reader = server.proc.stderr.getReader();
   while (!log.includes("building the ANN index in a background process")) {
@@ -131,7 +138,7 @@ test("a server's background index rebuild racing a load: no posting lost or dupl
     log += new TextDecoder().decode(value);
   }
   const loadStarted = Date.now();
-  const racing = await load(dir, third, env);
+  const racing = await load(dir, third);
   const loadEnded = Date.now();
   // The server's build process either rebuilt the index while the load waited for the lease, or found
   // the lease taken by the load (which then rebuilt the index itself).
@@ -161,8 +168,8 @@ test("a server's background index rebuild racing a load: no posting lost or dupl
 
 // --- helpers ---
 
-function load(dir: string, file = SHARED_DATA, env: Record<string, string> = {}) {
-  return runCli(["ingest", file, "--batch-size", "1000"], { DATA_DIR: dir, ...env });
+function load(dir: string, file = postings, env: Record<string, string> = ENV) {
+  return runCli(["ingest", file, "--batch-size", "1000"], { DATA_DIR: dir, ...ENV });
 }
 
 /** Rows and distinct ids of the table, whether a load is left unfinished, and whether the ANN index exists. */
