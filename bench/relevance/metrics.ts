@@ -30,12 +30,11 @@ export function mean(values: number[]): number {
  * What a 0–1 score is judged by, over each query's ten best by `logit` (the score is 0.5 at logit 0):
  * the share of relevant results scored 0.5 or more (`recall`), the share of those that are relevant
  * (`precision`), the queries with half their ten relevant but none at 0.5 (a wrong "no close match"),
- * the results at 0.5 or more of queries whose every result is irrelevant (`absent`), and mean P@10 of the others.
+ * and the results at 0.5 or more of queries whose every result is irrelevant (`absentHigh`).
  */
 export function scoreFigures(items: Array<{ query: number; relevant: boolean; absent?: boolean; logit: number }>) {
   const byQuery = Map.groupBy(items, (item) => item.query);
   let relevant = 0, relevantHigh = 0, high = 0, wrongNone = 0, absentHigh = 0;
-  const p10: number[] = [];
   for (const all of byQuery.values()) {
     const top = [...all].sort((a, b) => b.logit - a.logit).slice(0, 10);
     const highs = top.filter((item) => item.logit >= 0);
@@ -44,14 +43,13 @@ export function scoreFigures(items: Array<{ query: number; relevant: boolean; ab
       continue;
     }
     const hits = top.filter((item) => item.relevant).length;
-    p10.push(hits / 10);
     relevant += hits;
     relevantHigh += highs.filter((item) => item.relevant).length;
     high += highs.length;
     if (hits >= 5 && highs.length === 0) wrongNone++;
   }
   const round = (x: number) => Math.round(x * 1000) / 1000;
-  return { recall: round(relevantHigh / relevant), precision: round(relevantHigh / Math.max(1, high)), wrongNone, absentHigh, p10: round(mean(p10)) };
+  return { recall: round(relevantHigh / relevant), precision: round(relevantHigh / Math.max(1, high)), wrongNone, absentHigh };
 }
 
 // --- internal ---

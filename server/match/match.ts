@@ -1,7 +1,7 @@
 import type { JobResult } from "../../shared/job.ts";
 import type { MatchDetail, MatchRequest, MatchResult, ProfileEcho } from "../../shared/match.ts";
 import { PLAUSIBLE_SCORE, readFilters, RESULT_WINDOW_MAX, type QueryEcho, type SearchRequest } from "../../shared/search.ts";
-import { compareText } from "../rank/rank.ts";
+import { compareText } from "../text/order.ts";
 import { oneVersion, searchJobs, type SearchDeps } from "../search/search.ts";
 import { getPosting } from "../search/similar.ts";
 import { titleWords } from "../store/filter.ts";

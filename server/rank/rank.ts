@@ -1,5 +1,6 @@
 import type { Retrieval } from "../../shared/search.ts";
 import type { CandidateRow } from "../store/store.ts";
+import { compareText } from "../text/order.ts";
 import { addDataEvidence, features, type Features, type RankingQuery } from "./features.ts";
 import { addFeedback } from "./feedback.ts";
 import { calibratedScore, fusedScore } from "./score.ts";
@@ -81,11 +82,6 @@ export async function scoreCandidates(
     return { row: c.row, score, fused, ...(evidence ? { features: evidence } : {}), ...(likeness ? { similarity: likeness[i]! } : {}), bm25Rank: c.bm25Rank, vectorRank: c.vectorRank };
   });
   return ranked.sort((a, b) => b.score - a.score || b.fused - a.fused || compareText(a.row.id, b.row.id));
-}
-
-/** Code-unit order, the same on every machine (localeCompare is not). */
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 // --- internal ---

@@ -2,6 +2,7 @@ import type * as lancedb from "@lancedb/lancedb";
 import { makeArrowTable } from "@lancedb/lancedb";
 import { quote } from "./filter.ts";
 import { LOADED_AT, firstLoadedAt, hasLoadTimes } from "./postings.ts";
+import { compareText } from "../text/order.ts";
 
 /*
  * The same job's postings (server/ingest/clusters.ts assigns them at load): each posting's cluster
@@ -83,16 +84,18 @@ export async function readStoredClusters(table: lancedb.Table): Promise<StoredCl
 
 /** The order a load assigns its postings to clusters in, as later loads read them back: publication, then id. */
 export function byPublication(a: { publish_ts: number; id: string }, b: { publish_ts: number; id: string }): number {
-  return a.publish_ts - b.publish_ts || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  return a.publish_ts - b.publish_ts || compareText(a.id, b.id);
 }
 
+type UnclusteredRow = Record<string, unknown> & { id: string; result_json: string; content_hash: string; publish_ts: number };
+
 /** What a load before clusters lacks to be assigned: the signed fields and result_json of every posting. */
-export async function readUnclustered(table: lancedb.Table): Promise<Array<Record<string, unknown> & { id: string; result_json: string; content_hash: string; publish_ts: number }>> {
+export async function readUnclustered(table: lancedb.Table): Promise<UnclusteredRow[]> {
   const columns = ["id", "job_title", "company_name", "city", "country", "job_description", "content_hash", "result_json", "publish_ts"];
-  const rows: Array<Record<string, unknown> & { id: string; result_json: string; content_hash: string; publish_ts: number }> = [];
+  const rows: UnclusteredRow[] = [];
   for await (const batch of table.query().select(columns)) {
     for (const row of batch.toArray()) {
-      const fields = row.toJSON() as (typeof rows)[number];
+      const fields = row.toJSON() as UnclusteredRow;
       rows.push({ ...fields, publish_ts: Number(fields.publish_ts) });
     }
   }

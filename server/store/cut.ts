@@ -1,3 +1,5 @@
+import { compareText } from "../text/order.ts";
+
 /*
  * Where a retriever's list ends, the same for both engines: the best `limit` hits by score, equal
  * scores by id (code-unit order). Neither LanceDB nor the copy's kernel says which of several equal
@@ -14,7 +16,7 @@ export const COSINE_ROUNDING = 1e-5;
 
 /** Best first: the higher score, then the smaller id. */
 export function byScoreThenId<T extends { row: { id: string } }>(score: (hit: T) => number): (a: T, b: T) => number {
-  return (a, b) => score(b) - score(a) || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0);
+  return (a, b) => score(b) - score(a) || compareText(a.row.id, b.row.id);
 }
 
 /**

@@ -168,7 +168,7 @@ test("a server's background index rebuild racing a load: no posting lost or dupl
 
 // --- helpers ---
 
-function load(dir: string, file = postings, env: Record<string, string> = ENV) {
+function load(dir: string, file = postings) {
   return runCli(["ingest", file, "--batch-size", "1000"], { DATA_DIR: dir, ...ENV });
 }
 
