@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { DataType, encodeModel, type OnnxGraph } from "./onnx-writer.ts";
+import { DataType, encodeModel, readInitializer, type OnnxGraph } from "./onnx-writer.ts";
 
 /** The id the offline model is stored and recorded under. */
 export const STATIC_MODEL_ID = "static-glove-100d";
@@ -52,6 +52,28 @@ export async function buildStaticModel(
   return { dir, words: vocabulary.length, dimension: glove.dimensions, ms };
 }
 
+/** A built static model's word table: a row of `dimension` float16 bit patterns per token id. */
+export interface StaticTable {
+  dimension: number;
+  rows: Uint16Array;
+  /** Every float16 bit pattern's float32 value (exact), as the graph's Cast computes it. */
+  value: Float32Array;
+}
+
+/**
+ * The word table of a built static model, read from its graph: summing a text's rows (`value` of each) in
+ * token order gives the model's mean pooling bit for bit. Kept in float16, half the memory of float32.
+ */
+export async function readStaticTable(dir: string, dimension: number): Promise<StaticTable> {
+  const path = join(dir, "onnx", "model.onnx");
+  const table = readInitializer(await readFile(path), TABLE);
+  if (table?.dataType !== DataType.FLOAT16 || table.raw.length % (2 * dimension) !== 0) {
+    throw new Error(`${path} has no float16 "${TABLE}" table of ${dimension} columns: rebuild it by deleting ${dir}`);
+  }
+  const rows = new Uint16Array(table.raw.buffer, table.raw.byteOffset, table.raw.length / 2);
+  return { dimension, rows, value: Float32Array.from(new Float16Array(Uint16Array.from({ length: 65536 }, (_, bits) => bits).buffer)) };
+}
+
 // --- internal ---
 
 /**
@@ -63,6 +85,8 @@ const SIF_A = 1e-4;
 const POWER_ITERATIONS = 100;
 /** Tokens per text the model reads; more costs time linearly and rarely changes the mean. */
 const MAX_TOKENS = 512;
+/** The graph's initializer holding one row per token id. */
+const TABLE = "embeddings";
 /** Rows 0 and 1: zero vectors, so padding and unknown words add nothing to a text's mean. */
 const SPECIAL_TOKENS = ["[PAD]", "[UNK]"];
 
@@ -188,11 +212,11 @@ function embeddingGraph(table: Uint8Array, vocabSize: number, d: number): OnnxGr
   return {
     name: STATIC_MODEL_ID,
     initializers: [
-      { name: "embeddings", dataType: DataType.FLOAT16, dims: [vocabSize, d], raw: table },
+      { name: TABLE, dataType: DataType.FLOAT16, dims: [vocabSize, d], raw: table },
       { name: "last_axis", dataType: DataType.INT64, dims: [1], raw: new Uint8Array(new BigInt64Array([2n]).buffer) },
     ],
     nodes: [
-      { opType: "Gather", inputs: ["embeddings", "input_ids"], outputs: ["token_embeddings_fp16"] },
+      { opType: "Gather", inputs: [TABLE, "input_ids"], outputs: ["token_embeddings_fp16"] },
       { opType: "Cast", inputs: ["token_embeddings_fp16"], outputs: ["token_embeddings"], attributes: { to: DataType.FLOAT } },
       { opType: "Cast", inputs: ["attention_mask"], outputs: ["mask"], attributes: { to: DataType.FLOAT } },
       { opType: "Unsqueeze", inputs: ["mask", "last_axis"], outputs: ["mask_3d"] },

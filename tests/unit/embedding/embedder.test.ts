@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "bun:test";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fallbackVector, loadEmbedder, type Embedder } from "../../../server/embedding/embedder.ts";
@@ -81,6 +81,31 @@ describe("static embedder", () => {
     expect(vectors.length).toBe(300);
     for (const i of [0, 1, 6, 7, 150, 299]) expect([...vectors[i]!]).toEqual([...(await embedder.embedQuery(texts[i]!))]);
   });
+
+  it("embeds from its word table exactly as its inference graph does", async () => {
+    // The same folder under another id runs through transformers.js's pipeline and onnxruntime.
+    const root = await mkdtemp(join(tmpdir(), "embedder-graph-"));
+    try {
+      const copy = join(root, "glove-graph");
+      await cp(join(MODELS_DIR, "static-glove-100d"), copy, { recursive: true });
+      const manifest = join(copy, "jobsearch-model.json");
+      await Bun.write(manifest, JSON.stringify({ ...(await Bun.file(manifest).json()), id: "glove-graph" }));
+      const graph = await loadEmbedder({ model: copy, allowRemote: false, modelsDir: MODELS_DIR });
+      const texts = [
+        "Senior Backend Engineer. Senior Backend Engineer. We build payment APIs in Go and Python, on Kubernetes.",
+        "registered nurse, night shift (hospital) — Résumé welcome; naïve café",
+        "数据工程师 data engineer 北京",
+        "welder ".repeat(700),
+        "",
+        "zzzqqq",
+      ];
+      const [table, graphed] = [await embedder.embedDocuments(texts), await graph.embedDocuments(texts)];
+      expect(table.map((v) => [...v])).toEqual(graphed.map((v) => [...v]));
+      expect([...(await embedder.embedQuery("rust developer"))]).toEqual([...(await graph.embedQuery("rust developer"))]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  }, BUILD_TIMEOUT);
 
   it("places related texts closer than unrelated ones", async () => {
     const [query, related, unrelated] = await embedder.embedDocuments([
