@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, isAbsolute, join, resolve } from "node:path";
+import { Tokenizer } from "@huggingface/tokenizers";
 import {
   STATIC_BUILD_VERSION,
   STATIC_MODEL_ID,
@@ -35,14 +36,9 @@ export interface Embedder {
  */
 export async function loadEmbedder(settings: EmbeddingSettings, log: (msg: string) => void = () => {}): Promise<Embedder> {
   const source = await resolveModel(settings, log);
-  // Imported lazily: ~250 ms and onnxruntime, which commands that never embed should not pay for.
-  const transformers = await import("@huggingface/transformers");
-  transformers.env.allowLocalModels = true;
-  transformers.env.allowRemoteModels = settings.allowRemote;
-  transformers.env.localModelPath = settings.modelsDir;
   const model = source.tableDimension === undefined
-    ? await inferenceModel(transformers, source, settings)
-    : await tableModel(transformers, source.path, source.tableDimension);
+    ? await inferenceModel(source, settings)
+    : await tableModel(source.path, source.tableDimension);
   const { queryPrefix, documentPrefix } = source.profile;
   const run = (texts: string[], prefix: string) => embedAll(model, texts, prefix);
   log(`embedding model ${source.modelId} loaded (${model.dimension} dims, ${source.profile.pooling} pooling)`);
@@ -75,7 +71,6 @@ const MAX_CHARS = 4096;
 const BGE_QUERY_PREFIX = "Represent this sentence for searching relevant passages: ";
 
 type Pooling = "mean" | "cls";
-type Transformers = typeof import("@huggingface/transformers");
 /** Embeds one batch of non-blank texts, one unit vector each. */
 interface BatchModel {
   dimension: number;
@@ -178,8 +173,13 @@ async function embedAll(model: BatchModel, texts: string[], prefix: string): Pro
 }
 
 /** A model's pipeline (tokenizer and inference session), or a hub model downloaded when allowed. */
-async function inferenceModel(transformers: Transformers, source: ModelSource, settings: EmbeddingSettings): Promise<BatchModel> {
-  const extractor = (await transformers.pipeline("feature-extraction", source.path, {
+async function inferenceModel(source: ModelSource, settings: EmbeddingSettings): Promise<BatchModel> {
+  // Imported here: ~300 ms with onnxruntime and sharp, which the offline model and commands that never embed do without.
+  const { env, pipeline } = await import("@huggingface/transformers");
+  env.allowLocalModels = true;
+  env.allowRemoteModels = settings.allowRemote;
+  env.localModelPath = settings.modelsDir;
+  const extractor = (await pipeline("feature-extraction", source.path, {
     dtype: "fp32",
     local_files_only: !source.remote,
     // Downloads land in modelsDir/<hub id>, exactly where the next offline start looks for them.
@@ -203,25 +203,21 @@ async function inferenceModel(transformers: Transformers, source: ModelSource, s
  * tokenizer's ids and a sum of the same float32 rows give the same vectors bit for bit, without padding
  * (half the tokens of a batch of postings) and in a fraction of the time and memory.
  */
-async function tableModel(transformers: Transformers, dir: string, dimension: number): Promise<BatchModel> {
-  const [tokenizer, { rows, value }] = await Promise.all([
-    transformers.AutoTokenizer.from_pretrained(dir, { local_files_only: true }),
-    readStaticTable(dir, dimension),
-  ]);
-  const tokenize = tokenizer as unknown as (texts: string[], options: object) => { input_ids: number[][] };
+async function tableModel(dir: string, dimension: number): Promise<BatchModel> {
+  const { bytes, value } = readStaticTable(dir, dimension);
+  const [spec, config] = await Promise.all(["tokenizer.json", "tokenizer_config.json"].map((file) => Bun.file(join(dir, file)).json()));
+  const tokenizer = new Tokenizer(spec, config);
   return {
     dimension,
-    embed: async (texts) => {
-      const { input_ids } = tokenize(texts, { padding: false, truncation: true, max_length: MAX_TOKENS, return_tensor: false });
-      return input_ids.map((ids) => {
+    embed: async (texts) =>
+      texts.map((text) => {
         const sum = new Float64Array(dimension);
-        for (const id of ids) {
-          const o = id * dimension;
-          for (let j = 0; j < dimension; j++) sum[j]! += value[rows[o + j]!]!;
+        for (const id of tokenizer.encode(text).ids.slice(0, MAX_TOKENS)) {
+          const o = 2 * id * dimension;
+          for (let j = 0; j < dimension; j++) sum[j]! += value[bytes[o + 2 * j]! | (bytes[o + 2 * j + 1]! << 8)]!;
         }
         return unitOrFallback(sum);
-      });
-    },
+      }),
   };
 }
 

@@ -65,15 +65,10 @@ export function encodeModel(graph: OnnxGraph, options: { opset?: number; produce
   return onnx.ModelProto.encode(model).finish();
 }
 
-/**
- * The bytes of the initializer `name` of an encoded model (as encodeModel wrote it: `raw`, little-endian),
- * copied so that a typed array can view them; undefined when the graph has none by that name.
- */
+/** The bytes of the initializer `name` of an encoded model (`raw` as encodeModel took it, a view into `model`). */
 export function readInitializer(model: Uint8Array, name: string): Pick<OnnxTensor, "dataType" | "raw"> | undefined {
   const found = onnx.ModelProto.decode(model).graph?.initializer?.find((tensor) => tensor.name === name);
-  if (!found?.rawData) return undefined;
-  const { buffer, byteOffset, byteLength } = found.rawData;
-  return { dataType: found.dataType as DataTypeId, raw: new Uint8Array(buffer.slice(byteOffset, byteOffset + byteLength)) };
+  return found?.rawData ? { dataType: found.dataType as DataTypeId, raw: found.rawData } : undefined;
 }
 
 // --- internal ---

@@ -52,26 +52,28 @@ export async function buildStaticModel(
   return { dir, words: vocabulary.length, dimension: glove.dimensions, ms };
 }
 
-/** A built static model's word table: a row of `dimension` float16 bit patterns per token id. */
+/** A built static model's word table: a row of `dimension` float16 values (little-endian) per token id. */
 export interface StaticTable {
   dimension: number;
-  rows: Uint16Array;
+  /** The table's bytes, mapped from the model file: read on demand and shared by every process that maps it. */
+  bytes: Uint8Array;
   /** Every float16 bit pattern's float32 value (exact), as the graph's Cast computes it. */
   value: Float32Array;
 }
 
 /**
  * The word table of a built static model, read from its graph: summing a text's rows (`value` of each) in
- * token order gives the model's mean pooling bit for bit. Kept in float16, half the memory of float32.
+ * token order gives the model's mean pooling bit for bit. A build never rewrites a file in place (it swaps
+ * folders), so the mapping stays valid after a rebuild.
  */
-export async function readStaticTable(dir: string, dimension: number): Promise<StaticTable> {
+export function readStaticTable(dir: string, dimension: number): StaticTable {
   const path = join(dir, "onnx", "model.onnx");
-  const table = readInitializer(await readFile(path), TABLE);
+  const table = readInitializer(Bun.mmap(path, { shared: false }), TABLE);
   if (table?.dataType !== DataType.FLOAT16 || table.raw.length % (2 * dimension) !== 0) {
     throw new Error(`${path} has no float16 "${TABLE}" table of ${dimension} columns: rebuild it by deleting ${dir}`);
   }
-  const rows = new Uint16Array(table.raw.buffer, table.raw.byteOffset, table.raw.length / 2);
-  return { dimension, rows, value: Float32Array.from(new Float16Array(Uint16Array.from({ length: 65536 }, (_, bits) => bits).buffer)) };
+  const bits = Uint16Array.from({ length: 65536 }, (_, i) => i);
+  return { dimension, bytes: table.raw, value: Float32Array.from(new Float16Array(bits.buffer)) };
 }
 
 // --- internal ---
