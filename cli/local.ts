@@ -2,6 +2,7 @@ import type { KeyStore } from "../server/auth/api-keys.ts";
 import { openKeys } from "../server/auth/stores.ts";
 import { loadConfig, type Config } from "../server/config.ts";
 import { loadEmbedder, type Embedder } from "../server/embedding/embedder.ts";
+import { keepPlacesIndexIn } from "../server/places/gazetteer.ts";
 import { openStore, type JobStore } from "../server/store/store.ts";
 import { note } from "./format.ts";
 
@@ -30,6 +31,7 @@ let announced = false;
 
 /** Opens the embedder and the jobs table of DATA_DIR, as the server does. */
 export async function openLocalStore(config: Config): Promise<{ store: JobStore; embedder: Embedder }> {
+  keepPlacesIndexIn(config.embedding.modelsDir);
   const embedder = await loadEmbedder(config.embedding, note);
   const store = await openStore({
     dataDir: config.table.uri,

