@@ -204,7 +204,7 @@ async function inferenceModel(source: ModelSource, settings: EmbeddingSettings):
  * (half the tokens of a batch of postings) and in a fraction of the time and memory.
  */
 async function tableModel(dir: string, dimension: number): Promise<BatchModel> {
-  const { bytes, value } = readStaticTable(dir, dimension);
+  const { bytes, value } = await readStaticTable(dir, dimension);
   const [spec, config] = await Promise.all(["tokenizer.json", "tokenizer_config.json"].map((file) => Bun.file(join(dir, file)).json()));
   const tokenizer = new Tokenizer(spec, config);
   return {

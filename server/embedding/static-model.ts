@@ -55,7 +55,7 @@ export async function buildStaticModel(
 /** A built static model's word table: a row of `dimension` float16 values (little-endian) per token id. */
 export interface StaticTable {
   dimension: number;
-  /** The table's bytes, mapped from the model file: read on demand and shared by every process that maps it. */
+  /** The table's bytes, a view into the model file as read. */
   bytes: Uint8Array;
   /** Every float16 bit pattern's float32 value (exact), as the graph's Cast computes it. */
   value: Float32Array;
@@ -63,12 +63,12 @@ export interface StaticTable {
 
 /**
  * The word table of a built static model, read from its graph: summing a text's rows (`value` of each) in
- * token order gives the model's mean pooling bit for bit. A build never rewrites a file in place (it swaps
- * folders), so the mapping stays valid after a rebuild.
+ * token order gives the model's mean pooling bit for bit. Read, not mapped: Bun.mmap opens the file for
+ * writing, which a read-only models folder (the container's) refuses.
  */
-export function readStaticTable(dir: string, dimension: number): StaticTable {
+export async function readStaticTable(dir: string, dimension: number): Promise<StaticTable> {
   const path = join(dir, "onnx", "model.onnx");
-  const table = readInitializer(Bun.mmap(path, { shared: false }), TABLE);
+  const table = readInitializer(await readFile(path), TABLE);
   if (table?.dataType !== DataType.FLOAT16 || table.raw.length % (2 * dimension) !== 0) {
     throw new Error(`${path} has no float16 "${TABLE}" table of ${dimension} columns: rebuild it by deleting ${dir}`);
   }
