@@ -32,23 +32,45 @@ export interface Embedder {
 /**
  * Loads the configured embedding model. "static" is built under `modelsDir` first when missing or stale
  * (seconds, never downloads). A hub id is only downloaded when `allowRemote`; otherwise, unless it is already
- * in `modelsDir`, this throws an Error telling the operator what to set.
+ * in `modelsDir`, this throws an Error telling the operator what to set. A process loads a model once: the
+ * same settings again give the same embedder (embedders hold no state), as when tests start many servers.
  */
 export async function loadEmbedder(settings: EmbeddingSettings, log: (msg: string) => void = () => {}): Promise<Embedder> {
+  const key = JSON.stringify([settings.model, settings.allowRemote, resolve(settings.modelsDir)]);
+  const known = loaded.get(key);
+  if (known) {
+    const { embedder, message } = await known;
+    log(message);
+    return embedder;
+  }
+  const loading = load(settings, log);
+  loaded.set(key, loading);
+  // A failed load is not kept: the next call tries again (a model copied in meanwhile, a setting fixed).
+  return loading.then(({ embedder }) => embedder, (error: unknown) => {
+    loaded.delete(key);
+    throw error;
+  });
+}
+
+/** Loaded models by their settings, with the line that said so. */
+const loaded = new Map<string, Promise<{ embedder: Embedder; message: string }>>();
+
+async function load(settings: EmbeddingSettings, log: (msg: string) => void): Promise<{ embedder: Embedder; message: string }> {
   const source = await resolveModel(settings, log);
   const model = source.tableDimension === undefined
     ? await inferenceModel(source, settings)
     : await tableModel(source.path, source.tableDimension);
   const { queryPrefix, documentPrefix } = source.profile;
   const run = (texts: string[], prefix: string) => embedAll(model, texts, prefix);
-  log(`embedding model ${source.modelId} loaded (${model.dimension} dims, ${source.profile.pooling} pooling)`);
-
-  return {
+  const message = `embedding model ${source.modelId} loaded (${model.dimension} dims, ${source.profile.pooling} pooling)`;
+  log(message);
+  const embedder: Embedder = {
     modelId: source.modelId,
     dimension: model.dimension,
     embedQuery: async (text) => (await run([text], queryPrefix))[0]!,
     embedDocuments: (texts) => run(texts, documentPrefix),
   };
+  return { embedder, message };
 }
 
 /**

@@ -134,6 +134,22 @@ describe("model resolution", () => {
       await rm(empty, { recursive: true, force: true });
     }
   });
+
+  it("loads a model once per process, saying so each time; a failed load is tried again", async () => {
+    const said: string[] = [];
+    const again = await loadEmbedder({ model: "static", allowRemote: false, modelsDir: MODELS_DIR }, (line) => said.push(line));
+    expect(again).toBe(embedder);
+    expect(said).toEqual(["embedding model static-glove-100d loaded (100 dims, mean pooling)"]);
+    const root = await mkdtemp(join(tmpdir(), "embedder-later-"));
+    try {
+      const later = { model: join(root, "copy"), allowRemote: false, modelsDir: MODELS_DIR };
+      await expect(loadEmbedder(later)).rejects.toThrow(/not found/);
+      await cp(join(MODELS_DIR, "static-glove-100d"), join(root, "copy"), { recursive: true });
+      expect((await loadEmbedder(later)).dimension).toBe(100);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
 });
 
 // --- internal ---
