@@ -61,7 +61,7 @@ COPY cli ./cli
 COPY data/demo ./data/demo
 # The places index the demo load kept beside the model (server/places/gazetteer.ts): a start reads it in
 # ~0.2 s instead of indexing 135k cities; /app/models is read-only to the server.
-COPY --from=demo /app/models/places-index-*.json ./models/
+COPY --from=demo /app/models/places-index.json ./models/
 COPY --from=demo --chown=jobsearch:jobsearch /data /data
 ENV NODE_ENV=production \
     DATA_DIR=/data \

