@@ -2,6 +2,7 @@ import { defineCommand } from "citty";
 import { invalidParameter } from "../../shared/errors.ts";
 import { parseDateTime } from "../../shared/time.ts";
 import { deletePostings, type DeleteSelector } from "../../server/ingest/lifecycle.ts";
+import { inspectStore } from "../../server/store/store.ts";
 import { describeHolder, openWriteLock } from "../../server/store/write-lease.ts";
 import { localConfig, openLocalStore } from "../local.ts";
 import { note } from "../format.ts";
@@ -30,7 +31,9 @@ export default defineCommand({
       ...(args.before === undefined ? {} : { before: beforeTime(args.before) }),
     };
     const config = localConfig();
-    const { store } = await openLocalStore(config);
+    // The table as it stands, without loading the model (a delete embeds nothing); a DATA_DIR without one
+    // gets the empty table a first load would make, and the same answers as before.
+    const store = (await inspectStore(config.table)) ?? (await openLocalStore(config)).store;
     const lock = await openWriteLock(config.table, config.redisUrl);
     try {
       const { deleted, seconds, missing } = await deletePostings({ store, lock: lock.lock }, selector, {
