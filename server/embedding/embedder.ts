@@ -158,7 +158,8 @@ async function localSource(dir: string, hubId?: string): Promise<ModelSource> {
   const profile = manifest
     ? { pooling: manifest.pooling, queryPrefix: manifest.queryPrefix, documentPrefix: manifest.documentPrefix }
     : profileByFamily(modelId);
-  const table = manifest?.id === STATIC_MODEL_ID && manifest.pooling === "mean" && manifest.documentPrefix === "";
+  // Its graph sums rows, which the table path does the same way (prefixes are added before either).
+  const table = manifest?.id === STATIC_MODEL_ID && manifest.pooling === "mean";
   return { modelId, path: dir, remote: false, profile, ...(table ? { tableDimension: manifest.dimension } : {}) };
 }
 

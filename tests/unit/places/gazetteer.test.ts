@@ -44,7 +44,7 @@ test("a kept index places cities as a freshly built one does; a damaged one is b
     expect(built[5]).toBeNull();
     expect(existsSync(file)).toBe(true);
     expect(await places()).toEqual(built);
-    writeFileSync(file, `${readFileSync(file, "utf8").slice(0, 100)}`);
+    writeFileSync(file, readFileSync(file, "utf8").slice(0, 100));
     expect(await places()).toEqual(built);
     expect(JSON.parse(readFileSync(file, "utf8")).names.length).toBeGreaterThan(100_000);
     expect(readdirSync(dir)).toEqual(["places-index.json"]);
