@@ -3,12 +3,14 @@
  * `N passed, N failed` that CI reads (Bun's own summary goes to stderr in another form).
  * Exits non-zero when anything failed or no test ran.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 const root = join(import.meta.dir, "..");
 const report = join(root, "tests/artifacts/junit.xml");
 mkdirSync(join(root, "tests/artifacts"), { recursive: true });
+// A report left by an earlier run must not be counted when this one writes none (bun test failing to start).
+rmSync(report, { force: true });
 
 const proc = Bun.spawn(["bun", "test", "--timeout=120000", "--reporter=junit", `--reporter-outfile=${report}`, ...process.argv.slice(2)], {
   cwd: root,

