@@ -27,8 +27,13 @@ export const JOBLESS_SCORE = 0.9;
 /** What a query without a job is embedded as: the same for "jobs in Berlin" and `{q: "jobs", city: "Berlin"}`. */
 const JOBLESS_TEXT = "job";
 
-/** From this many content words on, a query is a request with words around the job. */
+/**
+ * From this many content words on, or this many words typed in more than one sentence or clause (whose
+ * conditions, once filters, may leave few content words, "constraint" and "ten" among them), a query is a
+ * request with words around the job. One long phrase describes the job itself, in words no title has.
+ */
 const LONG_REQUEST_TERMS = 8;
+const LONG_REQUEST_WORDS = 12;
 
 /** A query of this many words or fewer (not CJK) names its job. */
 const NAME_TERMS = 2;
@@ -59,7 +64,8 @@ export async function rankCandidates(
   const { terms, expansions } = understanding;
   const stats = deps.store.termStats();
   // A long request carries words around the job ("bored", "relocating"): there each word counts as much as it speaks of the job.
-  const around = terms.length >= LONG_REQUEST_TERMS ? (token: string) => jobWordWeight(stats, token) : () => 1;
+  const long = terms.length >= LONG_REQUEST_TERMS || (!request.similarTo && isLongRequest(request.query));
+  const around = long ? (token: string) => jobWordWeight(stats, token) : () => 1;
   const weigh = (token: string) => idf(stats, token) * around(token);
   const query = request.similarTo ? rankingQuery(terms, expansions, request.query, weigh) : focusedQuery(terms, expansions, request.query, weigh);
   const depth = Math.max(request.similarTo ? SIMILAR_CANDIDATES : MIN_CANDIDATES, 2 * (request.offset + request.topK), minDepth);
@@ -106,6 +112,11 @@ export async function rankCandidates(
     await turn.pause();
   };
   return scoreCandidates([...candidates.values()], query, mode, namesItsJob(understanding, query), checkpoint, similar);
+}
+
+/** At least LONG_REQUEST_WORDS words, and a sentence or clause ends before more follows. */
+function isLongRequest(query: string): boolean {
+  return (query.match(/[\p{L}\p{N}]+/gu) ?? []).length >= LONG_REQUEST_WORDS && /[.?!:;](\s+\S)/u.test(query);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { queryTokens } from "../text/query-tokens.ts";
 import type { Finding } from "./finding.ts";
 
 /*
@@ -27,7 +28,24 @@ export function negations(text: string, findings: Finding[]): Set<Finding> {
   return new Set(findings.filter((f) => scopes.some(([start, end]) => f.start >= start && f.start < end)));
 }
 
+/**
+ * A label before a colon that opens a request ("Agent: list …", "Task: find …", "User: I want …"): it
+ * names who is addressed or what the message is, not the job, so it is not searched. One or two words,
+ * and the words after the colon open with a request or a pronoun (a stop or filler word): in
+ * "Nurse: nights in Leeds" the word before the colon is the job. Undefined when the query has none.
+ */
+export function addressLabel(text: string): Finding | undefined {
+  const match = LABEL.exec(text);
+  if (!match) return undefined;
+  const next = queryTokens(text.slice(match[0].length))[0];
+  if (next?.kind !== "stop" && next?.kind !== "filler") return undefined;
+  return { start: 0, end: match[0].length, phrase: match[1]!, filters: {}, confident: true };
+}
+
 // --- internal ---
+
+/** One or two words and a colon at the very start. */
+const LABEL = /^\s*(\p{L}+(?:\s\p{L}+)?)\s*[:：]\s*/u;
 
 /** Words that rule out what follows them in the clause. */
 const NEGATION = /\b(?:no|not|non|never|without|except|excluding|avoid|(?:do|does|did)\s*n[o']?t\s+want)\b/gi;

@@ -9,7 +9,7 @@ import { writtenWords } from "../text/words.ts";
 import { findConditions } from "./conditions.ts";
 import { findCompanies, type DataCompanies } from "./company.ts";
 import { findDates } from "./dates.ts";
-import { negations, preferences } from "./scopes.ts";
+import { addressLabel, negations, preferences } from "./scopes.ts";
 import { findSalary } from "./salary.ts";
 import { withoutOverlaps, type Finding } from "./finding.ts";
 import type { Embedder } from "../embedding/embedder.ts";
@@ -153,6 +153,9 @@ function readConditions(query: string, explicit: SearchFilters, context: Underst
     }
     removed.push(finding);
   }
+  // A label opening the request ("Agent: …") is not searched either, unless a condition was read in it.
+  const label = addressLabel(text);
+  if (label && !findings.some((f) => f.start < label.end)) removed.push(label);
   const rest = withoutFindings(text, removed);
   // Words that became filters are not searched too; a query that was all conditions searches none (jobless).
   return {
@@ -243,5 +246,5 @@ function withoutFindings(text: string, findings: Finding[]): string {
   out += text.slice(at);
   const tidy = out.replace(/\s+([,;.])/g, "$1").replace(/(^|\s)[,;.-]+(?=\s|$)/g, " ").replace(/\s+/g, " ").replace(/([,;])(?:\s*[,;])+/g, "$1").trim();
   // A connective or comma left at an edge by removed conditions ("senior or lead …" → "or …") goes too.
-  return tidy.replace(/^(?:(?:or|and)\b|[,;])\s*|\s*(?:\b(?:or|and)|[,;])$/gi, "").replace(/^[\s,;]+|[\s,;]+$/g, "");
+  return tidy.replace(/^(?:(?:or|and)\b|[,;])\s*|\s*(?:\b(?:or|and)|[,;])$/gi, "").replace(/^[\s,;:：]+|[\s,;:：]+$/g, "");
 }

@@ -106,6 +106,17 @@ describe("queries of conditions only", () => {
     expect(understand(q).jobless).toBe(jobless);
   });
 
+  test.each([
+    ["Bot: show every remote role", "show every role", true],
+    ["Request: we need a frontend developer in London", "we need a frontend developer", false],
+    ["Remote: find me backend roles", "find me backend roles", false],
+    ["Nurse: nights in London", "Nurse: nights", false],
+    ["Assistant: nurse jobs", "Assistant: nurse jobs", false],
+  ])("a label before a colon that opens a request is not searched: %p", (q, text, jobless) => {
+    expect(understand(q).text).toBe(text);
+    expect(understand(q).jobless).toBe(jobless);
+  });
+
   test("words taken as typed (understand=false, similar jobs) are the job", () => {
     expect(understandQuery("jobs in London", {}).jobless).toBe(false);
   });
