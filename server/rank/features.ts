@@ -20,6 +20,8 @@ export interface RankingQuery {
   cjkScript: boolean;
   /** Per token: its CJK pairs when it is written in a CJK script (no spaces divide its words: see `cjkShare`), else none. */
   tokenPairs: string[][];
+  /** Per token written in CJK and Latin letters together ("java后端工程师"): its Latin words, which a posting must hold as well; else none. */
+  tokenLatin: string[][];
 }
 
 /** Per-candidate evidence, each in [0, 1] except cosine in [-1, 1]. */
@@ -85,15 +87,24 @@ export function rankingQuery(
   cjkText = query,
 ): RankingQuery {
   const tokens = [...new Set(terms.flatMap(foldedWords))];
+  const tokenPairs = tokens.map(cjkBigrams);
+  const weights = tokens.map(weigh);
+  // Beside Chinese words, a Latin one (a language, a tool: "python 开发") is what sets the job apart from
+  // every Chinese posting of its kind: it weighs at least as much as they do.
+  const chinese = Math.max(0, ...weights.filter((_, i) => tokenPairs[i]!.length > 0));
   return {
     tokens,
-    weights: tokens.map(weigh),
+    weights: weights.map((w, i) => (tokenPairs[i]!.length === 0 ? Math.max(w, chinese) : w)),
     expansions: expansions.map(({ text, weight }) => ({ tokens: foldedWords(text), weight })).filter((e) => e.tokens.length > 0),
     cjk: [...new Set(cjkBigrams(cjkText))],
     cjkScript: hasCjk(query),
-    tokenPairs: tokens.map(cjkBigrams),
+    tokenPairs,
+    tokenLatin: tokens.map((token, i) => (tokenPairs[i]!.length > 0 ? token.match(LATIN_WORD) ?? [] : [])),
   };
 }
+
+/** A run of Latin letters and digits inside a token ("java" in "java后端工程师"). */
+const LATIN_WORD = /[a-z0-9][a-z0-9.+#]*/g;
 
 /**
  * How much of a CJK token the CJK words of a set hold: CJK is written without spaces, so a title's word
@@ -102,6 +113,11 @@ export function rankingQuery(
  */
 function cjkShare(pairs: string[], words: string[]): number {
   return pairs.filter((pair) => words.some((word) => word.includes(pair))).length / pairs.length;
+}
+
+/** The share of Latin words a posting holds: as words of their own, or joined to its CJK words ("java" in "java后端工程师"). */
+function latinShare(latin: string[], set: TermSet, cjkWords: string[]): number {
+  return latin.filter((word) => set.has(word) || cjkWords.some((w) => w.match(LATIN_WORD)?.includes(word))).length / latin.length;
 }
 
 function cjkWordsOf(set: TermSet): string[] {
@@ -121,7 +137,12 @@ export function features(query: RankingQuery, terms: RowTerms, evidence: Retriev
     for (let i = 0; i < query.tokens.length; i++) {
       const pairs = query.tokenPairs[i]!;
       if (set.has(query.tokens[i]!)) sum += query.weights[i]!;
-      else if (pairs.length > 0) sum += query.weights[i]! * cjkShare(pairs, (cjkWords ??= cjkWordsOf(set)));
+      else if (pairs.length > 0) {
+        const words = (cjkWords ??= cjkWordsOf(set));
+        const latin = query.tokenLatin[i]!;
+        const held = cjkShare(pairs, words);
+        sum += query.weights[i]! * (latin.length === 0 ? held : (held + latinShare(latin, set, words)) / 2);
+      } else if (query.cjkScript) sum += query.weights[i]! * latinShare([query.tokens[i]!], set, (cjkWords ??= cjkWordsOf(set)));
     }
     return sum / total;
   };

@@ -55,6 +55,18 @@ describe("features and the fused score", () => {
     expect(byFused([["前端开发工程师", none], ["软件测试工程师", within]])).toEqual(["软件测试工程师", "前端开发工程师"]);
   });
 
+  test("beside Chinese words a Latin one must be held too, written apart or joined to them, and weighs at least as much", () => {
+    const weigh = (t: string) => (t === "golang" || t === "go" || t === "scala" ? 1 : 4);
+    for (const text of ["scala 数据工程师", "scala数据工程师"]) {
+      const q = query(text, weigh);
+      const both = features(q, postingTerms("Scala数据工程师"), evidence());
+      const chineseOnly = features(q, postingTerms("数据工程师 / 算法工程师"), evidence());
+      expect(both.titleCoverage).toBe(1);
+      expect(chineseOnly.titleCoverage).toBe(0.5);
+      expect(byFused([["数据工程师 / 算法工程师", chineseOnly], ["Scala数据工程师", both]])).toEqual(["Scala数据工程师", "数据工程师 / 算法工程师"]);
+    }
+  });
+
   test("a rare word counts more than a common one: coverage is weighted by each word's weight", () => {
     const q = query("python developer", (t) => (t === "python" ? 3 : 1));
     const rare = features(q, postingTerms("Python Engineer"), evidence());
