@@ -63,6 +63,10 @@ COPY data/demo ./data/demo
 # ~0.2 s instead of indexing 135k cities; /app/models is read-only to the server.
 COPY --from=demo /app/models/places-index.json ./models/
 COPY --from=demo --chown=jobsearch:jobsearch /data /data
+# Bun keeps what it transpiled of larger source files in a cache; one filled here (read-only at run time) spares
+# every start ~0.2 s (~0.4 s of CPU) that a container's empty home would cost it.
+ENV BUN_RUNTIME_TRANSPILER_CACHE_PATH=/app/.transpiler-cache
+RUN bun -e 'await import("./server/start.ts")'
 ENV NODE_ENV=production \
     DATA_DIR=/data \
     MODELS_DIR=/app/models \
