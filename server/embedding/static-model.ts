@@ -21,7 +21,7 @@ export interface ModelManifest {
   buildVersion?: number;
   source?: string;
   words?: number;
-  /** Where the word table's rows lie in onnx/model.onnx (builds since 2026-11-28): read a block at a time as words need them. */
+  /** Where the word table's rows lie in onnx/model.onnx (builds since 2026-11-27): read a block at a time as words need them. */
   table?: TableLocation;
 }
 
