@@ -14,6 +14,12 @@ export interface RedisScript {
 
 export const CONNECT_TIMEOUT_MS = 1000;
 export const COMMAND_TIMEOUT_MS = 500;
+/**
+ * How long a store's first connection may take. A process opens its stores while it loads the model and
+ * the table on the same thread: on a busy machine that work held the event loop past 1 s and the
+ * handshake, answered in time, was timed out unread ("Connection closed"), so the start failed.
+ */
+const OPEN_TIMEOUT_MS = 10_000;
 
 /** A Lua script ready for `runScript`. */
 export function defineScript(source: string): RedisScript {
@@ -24,11 +30,11 @@ export function defineScript(source: string): RedisScript {
  * A client that fails fast instead of queueing while disconnected. `autoReconnect` suits
  * long-lived stores; the rate limiter manages reconnects itself and turns it off.
  */
-export function createRedisClient(url: string, options: { autoReconnect?: boolean } = {}): RedisClient {
+export function createRedisClient(url: string, options: { autoReconnect?: boolean; connectionTimeout?: number } = {}): RedisClient {
   return new RedisClient(url, {
     autoReconnect: options.autoReconnect ?? true,
     enableOfflineQueue: false,
-    connectionTimeout: CONNECT_TIMEOUT_MS,
+    connectionTimeout: options.connectionTimeout ?? CONNECT_TIMEOUT_MS,
   });
 }
 
@@ -37,9 +43,9 @@ export function createRedisClient(url: string, options: { autoReconnect?: boolea
  * with the URL (password masked) when Redis cannot be reached, so a start-up fails loudly.
  */
 export async function connectRedis(url: string): Promise<RedisClient> {
-  const client = createRedisClient(url);
+  const client = createRedisClient(url, { connectionTimeout: OPEN_TIMEOUT_MS });
   try {
-    await withTimeout(client.connect(), CONNECT_TIMEOUT_MS * 2);
+    await withTimeout(client.connect(), OPEN_TIMEOUT_MS * 2);
     return client;
   } catch (error) {
     client.close();

@@ -40,6 +40,20 @@ describe("key store in Redis", () => {
       await redis.stop();
     }
   });
+
+  test("opens while its process holds the event loop past a second, as a busy start does", async () => {
+    const redis = await startRedis();
+    try {
+      const opening = connectRedis(redis.url);
+      const until = Date.now() + 1500;
+      while (Date.now() < until); // the model and the table load on this thread while the stores open
+      const client = await opening;
+      expect(await client.send("PING", [])).toBe("PONG");
+      client.close();
+    } finally {
+      await redis.stop();
+    }
+  });
 });
 
 /** Both backends behave the same: each case runs against SQLite in a temp dir and a real Redis. */
