@@ -115,9 +115,14 @@ function cjkShare(pairs: string[], words: string[]): number {
   return pairs.filter((pair) => words.some((word) => word.includes(pair))).length / pairs.length;
 }
 
-/** The share of Latin words a posting holds: as words of their own, or joined to its CJK words ("java" in "java后端工程师"). */
-function latinShare(latin: string[], set: TermSet, cjkWords: string[]): number {
-  return latin.filter((word) => set.has(word) || cjkWords.some((w) => w.match(LATIN_WORD)?.includes(word))).length / latin.length;
+/** The share of Latin words a posting holds: as words of their own, or joined to its CJK words (`joinedLatin`). */
+function latinShare(latin: string[], set: TermSet, joined: ReadonlySet<string>): number {
+  return latin.filter((word) => set.has(word) || joined.has(word)).length / latin.length;
+}
+
+/** The Latin words written joined to a set's CJK words ("java" in "java后端工程师"), found once per set. */
+function joinedLatin(cjkWords: string[]): Set<string> {
+  return new Set(cjkWords.flatMap((word) => word.match(LATIN_WORD) ?? []));
 }
 
 function cjkWordsOf(set: TermSet): string[] {
@@ -134,6 +139,7 @@ export function features(query: RankingQuery, terms: RowTerms, evidence: Retriev
     if (total === 0) return 0;
     let sum = 0;
     let cjkWords: string[] | undefined;
+    let joined: Set<string> | undefined;
     for (let i = 0; i < query.tokens.length; i++) {
       const pairs = query.tokenPairs[i]!;
       if (set.has(query.tokens[i]!)) sum += query.weights[i]!;
@@ -141,8 +147,8 @@ export function features(query: RankingQuery, terms: RowTerms, evidence: Retriev
         const words = (cjkWords ??= cjkWordsOf(set));
         const latin = query.tokenLatin[i]!;
         const held = cjkShare(pairs, words);
-        sum += query.weights[i]! * (latin.length === 0 ? held : (held + latinShare(latin, set, words)) / 2);
-      } else if (query.cjkScript) sum += query.weights[i]! * latinShare([query.tokens[i]!], set, (cjkWords ??= cjkWordsOf(set)));
+        sum += query.weights[i]! * (latin.length === 0 ? held : (held + latinShare(latin, set, (joined ??= joinedLatin(words)))) / 2);
+      } else if (query.cjkScript && (joined ??= joinedLatin((cjkWords ??= cjkWordsOf(set)))).has(query.tokens[i]!)) sum += query.weights[i]!;
     }
     return sum / total;
   };
