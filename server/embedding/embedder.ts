@@ -8,7 +8,8 @@ import {
   buildStaticModel,
   type ModelManifest,
 } from "./static-model.ts";
-import { readStaticTable, type TableLocation } from "./static-table.ts";
+import { readStaticTable } from "./static-table.ts";
+import { tableTokenizer } from "./static-vocabulary.ts";
 
 export interface EmbeddingSettings {
   /** "static" (the offline model), a local model folder path, or a hub id like "Xenova/bge-small-en-v1.5". */
@@ -57,9 +58,7 @@ const loaded = new Map<string, Promise<{ embedder: Embedder; message: string }>>
 
 async function load(settings: EmbeddingSettings, log: (msg: string) => void): Promise<{ embedder: Embedder; message: string }> {
   const source = await resolveModel(settings, log);
-  const model = source.tableDimension === undefined
-    ? await inferenceModel(source, settings)
-    : await tableModel(source.path, source.tableDimension, source.tableAt);
+  const model = source.table === undefined ? await inferenceModel(source, settings) : await tableModel(source.path, source.table);
   const { queryPrefix, documentPrefix } = source.profile;
   const run = (texts: string[], prefix: string) => embedAll(model, texts, prefix);
   const message = `embedding model ${source.modelId} loaded (${model.dimension} dims, ${source.profile.pooling} pooling)`;
@@ -122,10 +121,8 @@ interface ModelSource {
   path: string;
   remote: boolean;
   profile: Profile;
-  /** The offline model's row width: embedded from its table, without an inference session. */
-  tableDimension?: number;
-  /** Where its rows lie in the model file, when the manifest says. */
-  tableAt?: TableLocation;
+  /** The offline model's manifest: embedded from its table, without an inference session. */
+  table?: ModelManifest;
 }
 
 async function resolveModel(settings: EmbeddingSettings, log: (msg: string) => void): Promise<ModelSource> {
@@ -162,7 +159,7 @@ async function localSource(dir: string, hubId?: string): Promise<ModelSource> {
     : profileByFamily(modelId);
   // Its graph sums rows, which the table path does the same way (prefixes are added before either).
   const table = manifest?.id === STATIC_MODEL_ID && manifest.pooling === "mean";
-  return { modelId, path: dir, remote: false, profile, ...(table ? { tableDimension: manifest.dimension, tableAt: manifest.table } : {}) };
+  return { modelId, path: dir, remote: false, profile, ...(table ? { table: manifest } : {}) };
 }
 
 async function readManifest(dir: string): Promise<ModelManifest | undefined> {
@@ -228,10 +225,10 @@ async function inferenceModel(source: ModelSource, settings: EmbeddingSettings):
  * tokenizer's ids and a sum of the same float32 rows give the same vectors bit for bit, without padding
  * (half the tokens of a batch of postings) and in a fraction of the time and memory.
  */
-async function tableModel(dir: string, dimension: number, at?: TableLocation): Promise<BatchModel> {
-  const { bytes, rowAt, value } = await readStaticTable(dir, dimension, at);
-  const [spec, config] = await Promise.all(["tokenizer.json", "tokenizer_config.json"].map((file) => Bun.file(join(dir, file)).json()));
-  const tokenizer = new Tokenizer(spec, config);
+async function tableModel(dir: string, manifest: ModelManifest): Promise<BatchModel> {
+  const { dimension } = manifest;
+  const { bytes, rowAt, value } = await readStaticTable(dir, dimension, manifest.table);
+  const tokenizer = manifest.vocabularyIndex ? await tableTokenizer(dir) : await fullTokenizer(dir);
   return {
     dimension,
     embed: async (texts) =>
@@ -244,6 +241,12 @@ async function tableModel(dir: string, dimension: number, at?: TableLocation): P
         return unitOrFallback(sum);
       }),
   };
+}
+
+/** The tokenizer of a folder built before the vocabulary table: every word in a Map, built from tokenizer.json. */
+async function fullTokenizer(dir: string): Promise<Tokenizer> {
+  const [spec, config] = await Promise.all(["tokenizer.json", "tokenizer_config.json"].map((file) => Bun.file(join(dir, file)).json()));
+  return new Tokenizer(spec, config);
 }
 
 /**

