@@ -1,4 +1,5 @@
-import { onnx } from "onnx-proto";
+import { createRequire } from "node:module";
+import type { onnx } from "onnx-proto";
 
 /** The small inference graphs the offline model is built from, and their `.onnx` encoding. */
 
@@ -43,6 +44,7 @@ export interface OnnxGraph {
  * ONNX schema's own protobuf code (onnx-proto). Output is a pure function of the input.
  */
 export function encodeModel(graph: OnnxGraph, options: { opset?: number; producer?: string } = {}): Uint8Array {
+  const onnx = onnxProto();
   const model = onnx.ModelProto.create({
     irVersion: 8,
     producerName: options.producer ?? "jobsearch",
@@ -67,11 +69,20 @@ export function encodeModel(graph: OnnxGraph, options: { opset?: number; produce
 
 /** The bytes of the initializer `name` of an encoded model (`raw` as encodeModel took it, a view into `model`). */
 export function readInitializer(model: Uint8Array, name: string): Pick<OnnxTensor, "dataType" | "raw"> | undefined {
-  const found = onnx.ModelProto.decode(model).graph?.initializer?.find((tensor) => tensor.name === name);
+  const found = onnxProto().ModelProto.decode(model).graph?.initializer?.find((tensor) => tensor.name === name);
   return found?.rawData ? { dataType: found.dataType as DataTypeId, raw: found.rawData } : undefined;
 }
 
 // --- internal ---
+
+/**
+ * onnx-proto (with protobufjs) as first needed: only a model build and a folder built before 2026-11-27
+ * read or write the graph, and loading it cost every process ~40–100 ms of CPU.
+ */
+let loadedProto: typeof onnx | undefined;
+function onnxProto(): typeof onnx {
+  return (loadedProto ??= (createRequire(import.meta.url)("onnx-proto") as typeof import("onnx-proto")).onnx);
+}
 
 function valueInfo(value: OnnxValue): onnx.IValueInfoProto {
   const dim = value.shape.map((d) => (typeof d === "number" ? { dimValue: d } : { dimParam: d }));
