@@ -12,10 +12,12 @@ COPY package.json bun.lock bunfig.toml ./
 RUN bun install --frozen-lockfile --production
 
 # --- model: the offline model a first start would build (~15–35 s, deterministic, no download), built once
-# here; it depends on server/embedding alone, so a change elsewhere in the code reuses this layer ---
+# here; it depends on server/embedding and the key table it writes its vocabulary with alone, so a change
+# elsewhere in the code reuses this layer ---
 FROM deps AS model
 COPY tsconfig.json ./
 COPY server/embedding ./server/embedding
+COPY server/text/key-table.ts ./server/text/
 RUN bun -e 'import { STATIC_MODEL_ID, buildStaticModel } from "./server/embedding/static-model.ts"; \
       const built = await buildStaticModel(`/app/models/${STATIC_MODEL_ID}`, { log: console.log }); \
       console.log(`built ${built.dir}: ${built.words} words, dimension ${built.dimension}`);'
