@@ -142,6 +142,18 @@ describe("static embedder", () => {
     expect(() => decodeKeyTable(new Uint8Array(64), "x.bin")).toThrow(/x.bin is not a table of keys/);
   });
 
+  it("refuses a damaged vocabulary table, saying how to rebuild the model", async () => {
+    const root = await mkdtemp(join(tmpdir(), "embedder-vocabulary-"));
+    try {
+      await cp(join(MODELS_DIR, "static-glove-100d"), root, { recursive: true });
+      const table = Bun.file(join(root, VOCABULARY_INDEX));
+      await Bun.write(join(root, VOCABULARY_INDEX), (await table.bytes()).subarray(0, 4096));
+      await expect(tableTokenizer(root)).rejects.toThrow(`vocabulary.bin is not a table of keys: rebuild the model by deleting ${root}`);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
   it("places related texts closer than unrelated ones", async () => {
     const [query, related, unrelated] = await embedder.embedDocuments([
       "senior backend engineer python",
