@@ -1,6 +1,6 @@
 import type { JobResult } from "../../shared/job.ts";
 import { DESCRIPTION_MAX_CHARS, type SearchRequest } from "../../shared/search.ts";
-import type { ClusterFacts } from "../store/clusters.ts";
+import type { ClusterFactsLookup } from "../store/clusters.ts";
 import type { JobRow, StoreReader } from "../store/store.ts";
 import type { Ranked } from "../rank/rank.ts";
 import type { Turn } from "./fair-queue.ts";
@@ -52,7 +52,7 @@ export async function describePage(store: Pick<StoreReader, "descriptions">, pag
 }
 
 /** `clusters`: each cluster's facts (StoreReader.clusterFacts), undefined for a table loaded before clusters. */
-export function toResult(candidate: Ranked, request: SearchRequest, clusters: Map<string, ClusterFacts> | undefined): JobResult {
+export function toResult(candidate: Ranked, request: SearchRequest, clusters: ClusterFactsLookup | undefined): JobResult {
   // The stored fields are id, then job-search-service.md §2.1's in its order with unknown ones absent; score goes first.
   const { job_description, vector: _, terms: __, country: ___, cluster_id: ____, ...fields } = candidate.row;
   const cluster = clusterOf(candidate.row);

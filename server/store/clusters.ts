@@ -23,6 +23,11 @@ export interface ClusterFacts {
   times_posted: number;
 }
 
+/** Each cluster's facts by its id, worked out when asked: a page asks for ten of some 20,000. */
+export interface ClusterFactsLookup {
+  get(clusterId: string): ClusterFacts | undefined;
+}
+
 /** Another posting of a cluster, as GET /v1/jobs/{id} lists it. */
 export interface SameJobPosting {
   id: string;
@@ -44,13 +49,13 @@ export async function hasClusterColumns(table: lancedb.Table): Promise<boolean> 
 }
 
 /** One version's cluster facts, shared by every reader of the table (the latest handle and each version's view). */
-export type ClusterFactsCache = { current?: { version: number; facts: Promise<Map<string, ClusterFacts> | undefined> } };
+export type ClusterFactsCache = { current?: { version: number; facts: Promise<ClusterFactsLookup | undefined> } };
 
 /** The reads searches and job details make; the facts computed once per table version in `cache`. */
 export function clusterReader(table: lancedb.Table, cache: ClusterFactsCache) {
   return {
     /** Each cluster's facts by id; undefined for a table without the cluster columns. */
-    async clusterFacts(): Promise<Map<string, ClusterFacts> | undefined> {
+    async clusterFacts(): Promise<ClusterFactsLookup | undefined> {
       const version = await table.version();
       if (cache.current?.version !== version) cache.current = { version, facts: readFacts(table) };
       return cache.current.facts;
@@ -118,9 +123,10 @@ export async function updateClusters(table: lancedb.Table, rows: Array<StoredClu
 
 // --- internal ---
 
-async function readFacts(table: lancedb.Table): Promise<Map<string, ClusterFacts> | undefined> {
+async function readFacts(table: lancedb.Table): Promise<ClusterFactsLookup | undefined> {
   if (!(await hasClusterColumns(table))) return undefined;
-  const spans = new Map<string, { first: number; last: number; days: Set<string> }>();
+  // Most clusters hold one posting: a set of days only once a second day is seen.
+  const spans = new Map<string, { first: number; last: number; day: string; days?: Set<string> }>();
   const timed = await hasLoadTimes(table);
   for await (const batch of table.query().select(["cluster_id", "publish_time", ...(timed ? [LOADED_AT] : [])])) {
     const clusters = batch.getChild("cluster_id")!;
@@ -132,21 +138,28 @@ async function readFacts(table: lancedb.Table): Promise<Map<string, ClusterFacts
       const time = loaded?.get(i) ?? Number.NaN;
       const day = String(published.get(i)).slice(0, 10);
       const span = spans.get(id);
-      if (span === undefined) spans.set(id, { first: time, last: time, days: new Set([day]) });
+      if (span === undefined) spans.set(id, { first: time, last: time, day });
       else {
         // A NaN bound (no time yet) compares false, so the first time known takes its place.
         if (!Number.isNaN(time) && !(span.first <= time)) span.first = time;
         if (!Number.isNaN(time) && !(span.last >= time)) span.last = time;
-        span.days.add(day);
+        if (day !== span.day) (span.days ??= new Set([span.day])).add(day);
       }
     }
   }
-  const facts = new Map<string, ClusterFacts>();
-  for (const [id, span] of spans) {
-    const seen = Number.isNaN(span.first) ? {} : { first_seen: iso(span.first), last_seen: iso(span.last) };
-    facts.set(id, { ...seen, times_posted: span.days.size });
-  }
-  return facts;
+  const made = new Map<string, ClusterFacts>();
+  return {
+    get(clusterId) {
+      const span = spans.get(clusterId);
+      if (span === undefined) return undefined;
+      let facts = made.get(clusterId);
+      if (facts === undefined) {
+        const seen = Number.isNaN(span.first) ? {} : { first_seen: iso(span.first), last_seen: iso(span.last) };
+        made.set(clusterId, (facts = { ...seen, times_posted: span.days?.size ?? 1 }));
+      }
+      return facts;
+    },
+  };
 }
 
 /** ISO 8601 in UTC with milliseconds (of epoch ms): loads a second apart stay apart. */

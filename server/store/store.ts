@@ -4,7 +4,7 @@ import type { FilterSet } from "./filter-set.ts";
 import { existsSync } from "node:fs";
 import * as lancedb from "@lancedb/lancedb";
 import type { RowTerms } from "../text/rank-terms.ts";
-import type { ClusterFacts, readUnclustered, SameJobPosting, StoredCluster } from "./clusters.ts";
+import type { ClusterFactsLookup, readUnclustered, SameJobPosting, StoredCluster } from "./clusters.ts";
 import { createAdmin, vectorIndexPresence, type IndexState, type StoreStats, type VectorIndexState } from "./indexes.ts";
 import { createReader } from "./read.ts";
 import { TEXT_FORMAT } from "../text/fold.ts";
@@ -124,7 +124,7 @@ export interface StoreReader {
   filterValues(): Promise<FilterValues>;
   tagCounts(): Promise<Array<{ value: string; count: number }>>;
   /** Each cluster's first/last seen and times posted (store/clusters.ts; undefined: a table loaded before clusters); a cluster's postings but one. */
-  clusterFacts(): Promise<Map<string, ClusterFacts> | undefined>;
+  clusterFacts(): Promise<ClusterFactsLookup | undefined>;
   sameJob(clusterId: string, exceptId: string): Promise<SameJobPosting[]>;
 }
 
