@@ -29,9 +29,8 @@ export async function tableTokenizer(dir: string): Promise<Tokenizer> {
   const tokenizer = new Tokenizer(rules, config);
   const model = (tokenizer as unknown as { model: { tokens_to_ids: unknown } }).model;
   if (!(model.tokens_to_ids instanceof Map)) throw new Error(`@huggingface/tokenizers no longer keeps a model's words in tokens_to_ids`);
-  const bytes = new Uint8Array(index.buffer, index.byteOffset, index.byteLength);
   try {
-    model.tokens_to_ids = decodeKeyTable(bytes, join(dir, VOCABULARY_INDEX));
+    model.tokens_to_ids = decodeKeyTable(index, join(dir, VOCABULARY_INDEX));
   } catch (error) {
     throw new Error(`${(error as Error).message}: rebuild the model by deleting ${dir}`, { cause: error });
   }

@@ -20,28 +20,26 @@ export type PlacesByName = (key: string) => City[];
 /** The bytes of `byName`, stamped with `source` (what it was built from). */
 export function encodePlaces(source: string, byName: Map<string, City[]>): Uint8Array {
   const keys = [...byName.keys()];
+  const cities = keys.flatMap((key) => byName.get(key)!);
   const codes = new Map<string, number>();
-  const code = (city: City) => {
-    const text = `${city.country}\t${city.adminCode}`;
+  const cityCodes = Uint32Array.from(cities, ({ country, adminCode }) => {
+    const text = `${country}\t${adminCode}`;
     if (!codes.has(text)) codes.set(text, codes.size);
     return codes.get(text)!;
-  };
-  const cities = keys.flatMap((key) => byName.get(key)!);
-  const table = encodeKeyTable(keys);
-  const header = { source, codes: [] as string[], names: keys.length, cities: cities.length, tableBytes: table.length };
+  });
   const starts = new Uint32Array(keys.length + 1);
   keys.forEach((key, i) => (starts[i + 1] = starts[i]! + byName.get(key)!.length));
-  const coordinates = Float64Array.from(cities.flatMap((city) => [city.lat, city.lon]));
-  const cityCodes = Uint32Array.from(cities, code);
-  header.codes = [...codes.keys()];
-  const layout = sections(header);
-  const bytes = new Uint8Array(layout.total);
+  const table = encodeKeyTable(keys);
+  const header: Header = { source, codes: [...codes.keys()], names: keys.length, cities: cities.length, tableBytes: table.length };
+  const json = new TextEncoder().encode(JSON.stringify(header));
+  const layout = sections(pad(8 + json.length) - 8, header);
+  const bytes = new Uint8Array(layout.total).fill(0x20, 8, layout.table);
   const view = new DataView(bytes.buffer);
   view.setUint32(0, MAGIC, true);
-  view.setUint32(4, layout.headerBytes, true);
-  bytes.set(layout.headerText, 8);
+  view.setUint32(4, layout.table - 8, true);
+  bytes.set(json, 8);
   bytes.set(table, layout.table);
-  new Float64Array(bytes.buffer, layout.coordinates, coordinates.length).set(coordinates);
+  new Float64Array(bytes.buffer, layout.coordinates, 2 * cities.length).set(cities.flatMap((city) => [city.lat, city.lon]));
   new Uint32Array(bytes.buffer, layout.starts, starts.length).set(starts);
   new Uint32Array(bytes.buffer, layout.codes, cityCodes.length).set(cityCodes);
   return bytes;
@@ -53,9 +51,10 @@ export function decodePlaces(bytes: Uint8Array, source: string): PlacesByName | 
     const aligned = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
     const view = new DataView(aligned.buffer, aligned.byteOffset, aligned.byteLength);
     if (view.getUint32(0, true) !== MAGIC) return undefined;
-    const header = JSON.parse(new TextDecoder().decode(aligned.subarray(8, 8 + view.getUint32(4, true))).trimEnd()) as Header;
+    const headerBytes = view.getUint32(4, true);
+    const header = JSON.parse(new TextDecoder().decode(aligned.subarray(8, 8 + headerBytes)).trimEnd()) as Header;
     if (header.source !== source) return undefined;
-    const layout = sections(header);
+    const layout = sections(headerBytes, header);
     if (layout.total !== aligned.byteLength) return undefined;
     const at = aligned.byteOffset;
     const table = decodeKeyTable(aligned.subarray(layout.table, layout.table + header.tableBytes), "the places index");
@@ -91,16 +90,15 @@ interface Header {
   tableBytes: number;
 }
 
-/** Where each part lies: the header's JSON (padded with spaces), the key table, coordinates, starts, codes; each 8-aligned. */
-function sections(header: Header) {
-  const pad = (n: number) => Math.ceil(n / 8) * 8;
-  const json = new TextEncoder().encode(JSON.stringify(header));
-  const headerBytes = pad(8 + json.length) - 8;
-  const headerText = new Uint8Array(headerBytes).fill(0x20);
-  headerText.set(json);
+/** Where each part lies after the magic and the header's length: the header's JSON (`headerBytes`, padded with spaces), the key table, coordinates, starts, codes; each 8-aligned. */
+function sections(headerBytes: number, header: Header) {
   const table = 8 + headerBytes;
   const coordinates = pad(table + header.tableBytes);
   const starts = coordinates + 16 * header.cities;
   const codes = pad(starts + 4 * (header.names + 1));
-  return { headerBytes, headerText, table, coordinates, starts, codes, total: pad(codes + 4 * header.cities) };
+  return { table, coordinates, starts, codes, total: pad(codes + 4 * header.cities) };
+}
+
+function pad(n: number): number {
+  return Math.ceil(n / 8) * 8;
 }
