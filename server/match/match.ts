@@ -9,7 +9,7 @@ import type { StoreReader } from "../store/store.ts";
 import { NOTIONS } from "../knowledge/knowledge.ts";
 import { contentKeys } from "../text/query-tokens.ts";
 import { readProfile, type ProfileReading } from "./profile.ts";
-import { mentionsOf, skillKey, skillsIn, skillVocabulary, type SkillVocabulary } from "./skills.ts";
+import { mentionsOf, skillKey, skillsIn, skillVocabulary, writtenSkills, type SkillVocabulary } from "./skills.ts";
 
 /*
  * A person matched to jobs: the profile read (profile.ts), its first title and main skills searched as
@@ -35,6 +35,12 @@ const MATCH_POOL = 100;
  */
 const SKILL_LIFT = 1.2;
 const FIT_SKILLS = 4;
+/** A posting whose title is the person's first title read ("engineering manager"), in log-odds. */
+const TITLE_LIFT = 0;
+/** A posting found by the person's title alone, not searched with their skills, starts this much lower in log-odds. */
+const TITLE_ONLY_DISCOUNT = 1;
+/** A posting where the person says they are ("based in Denver"): ranked first, not filtered, in log-odds. */
+const PLACE_LIFT = 1;
 /** A posting of another seniority (a junior's profile, a senior's posting) is a weaker match, in log-odds. */
 const SENIORITY_MISFIT = -0.5;
 
@@ -42,26 +48,54 @@ export async function matchJobs(unpinned: SearchDeps, request: MatchRequest): Pr
   const deps = await oneVersion(unpinned);
   const { vocabulary, reading } = await read(deps.store, request.profile);
   const { applied, hints } = appliedFilters(reading.filters, request.search);
+  // Where the person is ranks, unless the request or a wish of the profile says where already.
+  const { applied: nearby, hints: nearbyHints } = appliedFilters(reading.nearby, request.search, applied);
   const asked = request.search;
-  const text = [asked.query, reading.query].filter((part) => part !== "").join(" ") || request.profile.slice(0, 200);
-  const search: SearchRequest = {
+  const words = (...parts: string[]) => parts.filter((part) => part !== "").join(" ");
+  const text = words(asked.query, reading.query) || request.profile.slice(0, 200);
+  const search = (query: string, filters: Record<string, unknown>): SearchRequest => ({
     ...asked,
-    query: text,
-    filters: { ...readFilters(applied), ...asked.filters },
+    query,
+    filters: { ...readFilters(filters), ...asked.filters },
     topK: Math.min(RESULT_WINDOW_MAX, Math.max(MATCH_POOL, asked.offset + asked.topK)),
     offset: 0,
     minScore: 0,
     sort: "relevance",
     understand: false,
-  };
+  });
   // Without the page cache: nothing derived from a profile outlives the request.
   const { cache: _, ...uncached } = deps;
-  const outcome = await searchJobs(uncached, search);
-  const has = mentionsOf(request.profile, vocabulary);
-  const ranked = outcome.results
-    .map((result) => ({ result, score: rescored(result, reading, has, vocabulary) }))
+  // Three readings of the person, each a search: the title with the main skills (its echo is the answer's),
+  // the title alone (skills drown a title: "engineering manager java go" finds Go engineers), and the first
+  // where the person is (postings there are ranked first, not the only ones).
+  const title = words(asked.query, reading.titles[0] ?? "");
+  const local = Object.keys(nearby).length > 0;
+  const [outcome, titled, near] = await Promise.all([
+    searchJobs(uncached, search(text, applied)),
+    false && title !== "" && title !== text ? searchJobs(uncached, search(title, applied)) : undefined,
+    local ? searchJobs(uncached, search(text, { ...applied, ...nearby })) : undefined,
+  ]);
+  // Each posting's odds by the whole reading; one found by the title alone was not searched with the skills, so it starts lower.
+  const pool = new Map<string, { result: JobResult; base: number }>();
+  const add = (results: JobResult[] | undefined, discount: number) => {
+    for (const result of results ?? []) {
+      const base = logit(result.score) - discount;
+      if ((pool.get(result.id)?.base ?? -Infinity) < base) pool.set(result.id, { result, base });
+    }
+  };
+  add(outcome.results, 0);
+  add(near?.results, 0);
+  add(titled?.results.filter((result) => !pool.has(result.id)), TITLE_ONLY_DISCOUNT);
+  const nearIds = new Set(near?.results.map((result) => result.id));
+  const fit = { ...fitOf(request.profile, reading, vocabulary), nearIds };
+  const ranked = [...pool.values()]
+    .map(({ result, base }) => {
+      const odds = base + lifts(result, fit);
+      return { result, odds, score: Math.round(10_000 / (1 + Math.exp(-odds))) / 10_000 };
+    })
     .filter(({ score }) => score >= asked.minScore)
-    .sort((a, b) => b.score - a.score || compareText(a.result.id, b.result.id));
+    // By the odds, not the rounded score: near 1 the rounding ties postings the odds still tell apart.
+    .sort((a, b) => b.odds - a.odds || compareText(a.result.id, b.result.id));
   const page = ranked.slice(asked.offset, asked.offset + asked.topK);
   if (asked.sort === "date") page.sort((a, b) => compareText(b.result.publish_time, a.result.publish_time) || b.score - a.score);
   // The page's descriptions in one read (a page asked for in full detail has them already).
@@ -69,7 +103,7 @@ export async function matchJobs(unpinned: SearchDeps, request: MatchRequest): Pr
   const texts = missingText.length > 0 ? await deps.store.descriptions(missingText) : new Map<string, string>();
   const results = page.map(({ result, score }) => {
     const description = result.job_description ?? texts.get(result.id) ?? "";
-    return { ...result, score, match: detail(result, description, reading, has, vocabulary) };
+    return { ...result, score, match: detail(result, description, fit) };
   });
   const best = Math.max(0, ...results.map((r) => r.score));
   const queryHints = outcome.query.hints.filter((hint) => !hint.startsWith("no close match"));
@@ -78,7 +112,7 @@ export async function matchJobs(unpinned: SearchDeps, request: MatchRequest): Pr
   }
   return {
     results,
-    profile: echoOf(reading, applied, hints, text),
+    profile: echoOf(reading, { applied, nearby }, [...hints, ...nearbyHints], text),
     query: { ...outcome.query, hints: queryHints },
     ...(outcome.facets ? { facets: outcome.facets, total_matches: outcome.total_matches } : {}),
   };
@@ -88,7 +122,7 @@ export async function matchJobs(unpinned: SearchDeps, request: MatchRequest): Pr
 export async function explainMatch(deps: Pick<SearchDeps, "store">, id: string, profile: string): Promise<{ id: string; job_title?: string; match: MatchDetail; text: string }> {
   const posting = await getPosting(deps, id);
   const { vocabulary, reading } = await read(deps.store, profile);
-  const match = detail(posting, posting.job_description, reading, mentionsOf(profile, vocabulary), vocabulary);
+  const match = detail(posting, posting.job_description, fitOf(profile, reading, vocabulary));
   return { id, ...(posting.job_title ? { job_title: posting.job_title } : {}), match, text: sentenceOf(posting.job_title ?? "this posting", match) };
 }
 
@@ -111,13 +145,41 @@ async function vocabularyOf(store: Pick<StoreReader, "version" | "tagCounts" | "
   return vocabularyCache.vocabulary;
 }
 
-/** The search's score raised by the posting's skills (tags and title) the profile has, lowered for a seniority misfit. */
-function rescored(result: JobResult, reading: ProfileReading, has: (key: string) => boolean, vocabulary: SkillVocabulary): number {
-  const asked = skillsIn(result.job_title ?? "", vocabulary, result.job_tags).map(skillKey);
-  const held = asked.filter(has).length;
-  const fit = asked.length === 0 ? 0 : held / Math.min(asked.length, FIT_SKILLS);
-  const odds = logit(result.score) + SKILL_LIFT * Math.min(1, fit) + (misfits(reading.seniority, levelOf(result)) ? SENIORITY_MISFIT : 0);
-  return Math.round(10_000 / (1 + Math.exp(-odds))) / 10_000;
+/** What a posting is measured against: the profile read, its skills (`has` by key), and the postings where the person is. */
+interface Fit {
+  reading: ProfileReading;
+  has: (key: string) => boolean;
+  /** The profile's skills by key, as it writes them. */
+  forms: Map<string, string>;
+  vocabulary: SkillVocabulary;
+  nearIds?: ReadonlySet<string>;
+}
+
+function fitOf(profile: string, reading: ProfileReading, vocabulary: SkillVocabulary): Fit {
+  return { reading, has: mentionsOf(profile, vocabulary), forms: writtenSkills(profile, vocabulary), vocabulary };
+}
+
+/**
+ * What a posting's fit adds to its search's log-odds: its skills (tags and title) the profile has, its title being
+ * the person's (the first title read), its place being where the person is; a seniority misfit takes away.
+ */
+function lifts(result: JobResult, fit: Fit): number {
+  const asked = skillsIn(result.job_title ?? "", fit.vocabulary, result.job_tags).map(skillKey);
+  const held = asked.filter(fit.has).length;
+  const skills = asked.length === 0 ? 0 : Math.min(1, held / Math.min(asked.length, FIT_SKILLS));
+  const title = fit.reading.titles[0] !== undefined && holdsTitle(result.job_title ?? "", fit.reading.titles[0]);
+  return (
+    SKILL_LIFT * skills +
+    (title ? TITLE_LIFT : 0) +
+    (fit.nearIds?.has(result.id) ? PLACE_LIFT : 0) +
+    (misfits(fit.reading.seniority, levelOf(result)) ? SENIORITY_MISFIT : 0)
+  );
+}
+
+/** Whether a posting's title holds a title read from the profile, compared as query understanding compares titles (a developer and an engineer of a thing are one job). */
+function holdsTitle(postingTitle: string, title: string): boolean {
+  const keys = new Set(contentKeys(postingTitle, true));
+  return contentKeys(title, true).every((key) => keys.has(key));
 }
 
 function logit(p: number): number {
@@ -125,26 +187,19 @@ function logit(p: number): number {
   return Math.log(q / (1 - q));
 }
 
-function detail(
-  posting: Pick<JobResult, "job_title" | "job_tags" | "seniority_level" | "city">,
-  description: string,
-  reading: ProfileReading,
-  has: (key: string) => boolean,
-  vocabulary: SkillVocabulary,
-): MatchDetail {
-  const skills = skillsIn(`${posting.job_title ?? ""}\n${description}`, vocabulary, posting.job_tags);
+function detail(posting: Pick<JobResult, "job_title" | "job_tags" | "seniority_level" | "city">, description: string, { reading, has, forms, vocabulary }: Fit): MatchDetail {
+  const skills = writtenSkills(`${posting.job_title ?? ""}\n${description}`, vocabulary, posting.job_tags);
   const matched: string[] = [];
   const missing: string[] = [];
-  for (const skill of skills) (has(skillKey(skill)) ? matched : missing).push(skill);
+  // Each as written: a matched one as the profile writes it, where it does; a missing one as the posting does.
+  for (const [key, written] of skills) (has(key) ? matched.push(forms.get(key) ?? written) : missing.push(written));
   const reasons: string[] = [];
-  // Compared as query understanding compares titles: a developer and an engineer of a thing are one job.
-  const titleKeys = new Set(contentKeys(posting.job_title ?? "", true));
-  const title = reading.titles.find((t) => contentKeys(t, true).every((key) => titleKeys.has(key)));
+  const title = reading.titles.find((t) => holdsTitle(posting.job_title ?? "", t));
   if (title !== undefined) reasons.push(`title: ${title}`);
-  if (skills.length > 0) reasons.push(`skills: ${matched.length} of ${skills.length}`);
+  if (skills.size > 0) reasons.push(`skills: ${matched.length} of ${skills.size}`);
   const level = levelOf(posting);
   if (reading.seniority !== null && level === reading.seniority) reasons.push(`seniority: ${level}`);
-  if (posting.city && [reading.filters.city].flat().includes(posting.city)) reasons.push(`place: ${posting.city}`);
+  if (posting.city && [reading.filters.city, reading.nearby.city].flat().includes(posting.city)) reasons.push(`place: ${posting.city}`);
   return { matched_skills: matched, missing_skills: missing, reasons };
 }
 
@@ -176,26 +231,32 @@ function misfits(person: string | null, posting: string | null): boolean {
   return a >= 0 && b >= 0 && Math.abs(a - b) >= 2;
 }
 
-/** The read filters that apply (an explicit filter of the same family wins, with a hint). */
-function appliedFilters(read: Record<string, unknown>, asked: SearchRequest): { applied: Record<string, unknown>; hints: string[] } {
+/**
+ * The read filters that apply: an explicit filter of the same family wins, with a hint; one of a family
+ * `taken` already (where the person wants to work, over where they are) is left without one.
+ */
+function appliedFilters(read: Record<string, unknown>, asked: SearchRequest, taken: Record<string, unknown> = {}): { applied: Record<string, unknown>; hints: string[] } {
   const applied: Record<string, unknown> = {};
   const hints: string[] = [];
   const explicit = asked.filters as Record<string, unknown>;
-  const places = ["city", "country", "near"];
   for (const [name, value] of Object.entries(read)) {
-    const family = places.includes(name) ? places : [name];
+    const family = PLACE_FAMILIES.find((names) => names.includes(name)) ?? [name];
     const overridden = family.find((n) => explicit[n] !== undefined);
     if (overridden !== undefined) hints.push(`${name} ${JSON.stringify(value)} read from the profile was not applied: the request sets ${overridden}`);
-    else applied[name] = value;
+    else if (!family.some((n) => taken[n] !== undefined)) applied[name] = value;
   }
   return { applied, hints };
 }
 
-function echoOf(reading: ProfileReading, applied: Record<string, unknown>, hints: string[], text: string): ProfileEcho {
+/** Filters one of which says all there is of that condition: a city or a country is one place. */
+const PLACE_FAMILIES = [["city", "country", "near"], ["remote"], ["employment_type"]];
+
+function echoOf(reading: ProfileReading, { applied, nearby }: Record<"applied" | "nearby", Record<string, unknown>>, hints: string[], text: string): ProfileEcho {
   const notes = [...hints];
+  for (const [name, value] of Object.entries(nearby)) notes.push(`${name} ${JSON.stringify(value)} is where the profile says the person is: postings there rank first; it does not filter them`);
   if (reading.seniority !== null) notes.push(`seniority "${reading.seniority}" ranks the results; it does not filter them`);
   if (reading.titles.length === 0) notes.push("no job title was recognised in the profile: its skills were searched");
-  return { titles: reading.titles, skills: reading.skills, seniority: reading.seniority, years: reading.years, languages: reading.languages, applied_filters: applied, text, hints: notes };
+  return { titles: reading.titles, skills: reading.skills, seniority: reading.seniority, years: reading.years, languages: reading.languages, applied_filters: applied, nearby, text, hints: notes };
 }
 
 function sentenceOf(title: string, match: MatchDetail): string {

@@ -24,6 +24,8 @@ export interface ProfileReading {
   years: number | null;
   /** The filters read from where the person wants to work: city, country, remote, employment_type. */
   filters: Record<string, unknown>;
+  /** Where the person says they are ("Location: Dublin", "based in Denver"): it ranks, it does not filter. */
+  nearby: Record<string, unknown>;
   /** Spoken languages listed ("Languages: English, German"). */
   languages: string[];
   /** The words searched: the first title and the most mentioned skills. */
@@ -42,24 +44,30 @@ const QUERY_SKILLS = 3;
 /** How much a title counts where it is said: in a wish ("looking for"), in the headline (the first lines), elsewhere. */
 const TITLE_WEIGHT = { wish: 3, headline: 2, elsewhere: 1 } as const;
 const HEADLINE_LINES = 3;
+/**
+ * A title of one word that ends this many of the knowledge base's longer titles names a kind of job, not
+ * one ("engineer" ends 463, "consultant" 23; "recruiter" 4): it counts this much of its line's weight, so
+ * it leads only where nothing more telling is said.
+ */
+const GENERIC_HEADS = 20;
+const GENERIC_TITLE = 0.25;
 
 export function readProfile(text: string, context: ProfileContext): ProfileReading {
   const lines = sentencesOf(text);
   const weights = new Map<string, number>();
-  // Where the person wants to work wins over where they are; within each, the first line saying it.
-  const wished: Record<string, unknown> = {};
-  const located: Record<string, unknown> = {};
+  // Where the person wants to work wins over conditions stated alone, and both over where they are; within each, the first line saying it.
+  const found: Record<Where, Record<string, unknown>> = { wish: {}, stated: {}, here: {} };
   // The seniority a title is said with, from the line that counts most (a wish over the headline over the rest).
   let titleSeniority: { weight: number; level: string } | undefined;
   lines.forEach((line, i) => {
     const wish = WISH.test(line);
     const weight = wish ? TITLE_WEIGHT.wish : i < HEADLINE_LINES ? TITLE_WEIGHT.headline : TITLE_WEIGHT.elsewhere;
     const titles = lineTitles(line);
-    for (const title of titles) weights.set(title, (weights.get(title) ?? 0) + weight);
+    for (const { title, generic } of titles) weights.set(title, (weights.get(title) ?? 0) + weight * (generic ? GENERIC_TITLE : 1));
     const level = titles.length > 0 ? seniorityOfTitle(line) : null;
     if (level !== null && weight > (titleSeniority?.weight ?? 0)) titleSeniority = { weight, level };
-    const into = wish ? wished : located;
-    for (const [name, value] of Object.entries(wish ? placeFilters(line, context) : conditionsOf(line, context))) into[name] ??= value;
+    const { where, filters } = wish ? { where: "wish" as const, filters: placeFilters(line, context) } : conditionsOf(line, context);
+    for (const [name, value] of Object.entries(filters)) found[where][name] ??= value;
   });
   const years = yearsOf(text);
   const languages = languagesOf(lines);
@@ -73,7 +81,8 @@ export function readProfile(text: string, context: ProfileContext): ProfileReadi
     skills,
     seniority: titleSeniority?.level ?? seniorityOfYears(years),
     years,
-    filters: { ...located, ...wished },
+    filters: { ...found.stated, ...found.wish },
+    nearby: found.here,
     languages,
     query: [titles[0] ?? "", ...searched.slice(0, titles.length > 0 ? QUERY_SKILLS : 3 * QUERY_SKILLS)].join(" ").trim(),
   };
@@ -101,35 +110,45 @@ function sentencesOf(text: string): string[] {
 const WISH = /\b(?:looking (?:for|to)|seeking|searching for|hoping to|would (?:like|love) to|objective|target(?:ing)? (?:role|position|job)s?|interested in|want(?:ing)? (?:a|an|to)|open to|aspir\w+|next (?:role|step|position)|transition(?:ing)? (?:in)?to)\b|求职意向|期望|目标职位|意向|希望/i;
 /** A header line of where the person is ("Location: Berlin"). */
 const LOCATION_HEADER = /^(?:location|based|address|city|地点|所在地|城市|期望城市|现居)\s*[:：]/i;
-/** Where the person is or will be, said in a sentence: the words after it, to the clause's end. */
-const LOCATION_PHRASE = /\b(?:based in|located in|living in|live in|relocat\w* to|moving to|work(?:ing)? from)\b([^.;,()\n]{1,60})/i;
+/** Where the person is, said in a sentence: the words after it, to the clause's end. */
+const HERE_PHRASE = /\b(?:based in|located in|living in|live in|work(?:ing)? from)\b([^.;,()\n]{1,60})/i;
+/** Where the person will be: a move is a wish. */
+const MOVE_PHRASE = /\b(?:relocat\w* to|moving to)\b([^.;,()\n]{1,60})/i;
 /** A short line of conditions only ("Remote only.", "Full-time, London"): understood as a query, all of it became filters. */
 const CONDITIONS_LINE = 60;
 const CONDITIONS_WORDS = 6;
 
+/** Where a line's conditions come from: a wish, a line of conditions only ("Remote only."), or where the person is. */
+type Where = "wish" | "stated" | "here";
+
 /** The filters a line that is no wish says of where or how the person works (none for most lines). */
-function conditionsOf(line: string, context: ProfileContext): Record<string, unknown> {
-  if (LOCATION_HEADER.test(line)) return placeFilters(line, context);
-  const phrase = LOCATION_PHRASE.exec(line);
-  if (phrase) return placeFilters(phrase[0], context);
+function conditionsOf(line: string, context: ProfileContext): { where: Where; filters: Record<string, unknown> } {
+  if (LOCATION_HEADER.test(line)) return { where: "here", filters: placeFilters(line, context) };
+  const move = MOVE_PHRASE.exec(line);
+  if (move) return { where: "wish", filters: placeFilters(move[0], context) };
+  const here = HERE_PHRASE.exec(line);
+  if (here) return { where: "here", filters: placeFilters(here[0], context) };
   // A header, a list item or a label ("Skills: …") is no statement of conditions; skipping them keeps a long CV cheap.
-  if (line.length > CONDITIONS_LINE || /^[#*•>|-]|[:：]/.test(line) || line.split(/\s+/).length > CONDITIONS_WORDS) return {};
+  if (line.length > CONDITIONS_LINE || /^[#*•>|-]|[:：]/.test(line) || line.split(/\s+/).length > CONDITIONS_WORDS) return { where: "stated", filters: {} };
   const read = understandLine(line, context);
-  return read.jobless ? placeOf(read.filters) : {};
+  return { where: "stated", filters: read.jobless ? placeOf(read.filters) : {} };
 }
 /** Only these of what a wish line's words say become filters of the match. */
 const PLACE_FILTERS = ["city", "country", "remote", "employment_type"];
 
-/** The knowledge base's occupations a line names by one of their titles (the longest where two overlap), as their first titles. */
-function lineTitles(line: string): string[] {
-  const found: string[] = [];
+/**
+ * The knowledge base's occupations a line names by one of their titles (the longest where two overlap), as
+ * their first titles; `generic` for a title of one word that heads many others ("engineer", "consultant").
+ */
+function lineTitles(line: string): Array<{ title: string; generic: boolean }> {
+  const found: Array<{ title: string; generic: boolean }> = [];
   const keys = contentKeys(line, true);
   for (let i = 0; i < keys.length; ) {
     let taken = 0;
     for (let n = Math.min(TITLES.longest, keys.length - i); n >= 1 && taken === 0; n--) {
       const title = TITLES.english.get(keys.slice(i, i + n).join(" "));
       if (title === undefined) continue;
-      found.push(title);
+      found.push({ title, generic: n === 1 && (TITLES.heads.get(keys[i]!) ?? 0) >= GENERIC_HEADS });
       taken = n;
     }
     i += Math.max(1, taken);
@@ -137,7 +156,7 @@ function lineTitles(line: string): string[] {
   if (hasCjk(line)) {
     const compact = compactText(line);
     const cjk = TITLES.chinese.find(([text]) => compact.includes(text));
-    if (cjk) found.push(cjk[1]);
+    if (cjk) found.push({ title: cjk[1], generic: false });
   }
   return found;
 }
@@ -156,7 +175,13 @@ const TITLES = (() => {
   }
   english.delete("");
   const longest = Math.max(...[...english.keys()].map((key) => key.split(" ").length));
-  return { english, chinese: chinese.sort((a, b) => b[0].length - a[0].length), longest };
+  // How many titles of two words or more end in each word: the nouns that head many jobs.
+  const heads = new Map<string, number>();
+  for (const key of english.keys()) {
+    const words = key.split(" ");
+    if (words.length > 1) heads.set(words.at(-1)!, (heads.get(words.at(-1)!) ?? 0) + 1);
+  }
+  return { english, chinese: chinese.sort((a, b) => b[0].length - a[0].length), longest, heads };
 })();
 
 /** Where and how the person wants to work, as query understanding reads the line (a wish there stays a wish). */

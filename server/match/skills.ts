@@ -69,30 +69,15 @@ export function skillVocabulary(tags: ReadonlyArray<{ value: string; count: numb
  * skill wins where two overlap ("react native" over "react"). `tags` (a posting's) count whatever they are.
  */
 export function skillsIn(text: string, vocabulary: SkillVocabulary, tags: readonly string[] = []): string[] {
-  const found = new Map<string, string>();
-  for (const tag of tags) {
-    const key = skillKey(tag.toLowerCase());
-    const name = vocabulary.byKey.get(key);
-    if (name !== undefined) found.set(key, name);
-  }
-  const words = namedWords(text);
-  for (let i = 0; i < words.length; ) {
-    let taken = 0;
-    for (let n = Math.min(vocabulary.longest, words.length - i); n >= 1 && taken === 0; n--) {
-      const key = words.slice(i, i + n).map((w) => w.key).join(" ");
-      const name = vocabulary.byKey.get(key);
-      if (name === undefined) continue;
-      if (n === 1 && vocabulary.everyday.has(key) && !words[i]!.asName) continue;
-      found.set(key, name);
-      taken = n;
-    }
-    i += Math.max(1, taken);
-  }
-  if (hasCjk(text)) {
-    const lower = text.toLowerCase();
-    for (const name of vocabulary.cjk) if (lower.includes(name)) found.set(skillKey(name), name);
-  }
-  return [...found.values()];
+  return [...findSkills(text, vocabulary, tags).values()].map((skill) => skill.name);
+}
+
+/**
+ * The same skills by key, each as `text` writes it where it does ("Distributed Systems", "C#", "API"), else
+ * as its tag: what a person reading the text recognises.
+ */
+export function writtenSkills(text: string, vocabulary: SkillVocabulary, tags: readonly string[] = []): Map<string, string> {
+  return new Map([...findSkills(text, vocabulary, tags)].map(([key, skill]) => [key, skill.written]));
 }
 
 /**
@@ -119,6 +104,36 @@ export function skillKey(name: string): string {
 
 // --- internal ---
 
+function findSkills(text: string, vocabulary: SkillVocabulary, tags: readonly string[]): Map<string, { name: string; written: string }> {
+  const found = new Map<string, { name: string; written: string }>();
+  for (const tag of tags) {
+    const key = skillKey(tag.toLowerCase());
+    const name = vocabulary.byKey.get(key);
+    if (name !== undefined) found.set(key, { name, written: tag });
+  }
+  const words = namedWords(text);
+  for (let i = 0; i < words.length; ) {
+    let taken = 0;
+    for (let n = Math.min(vocabulary.longest, words.length - i); n >= 1 && taken === 0; n--) {
+      const key = words.slice(i, i + n).map((w) => w.key).join(" ");
+      const name = vocabulary.byKey.get(key);
+      if (name === undefined) continue;
+      if (n === 1 && vocabulary.everyday.has(key) && !words[i]!.asName) continue;
+      if (!found.get(key)?.written.match(/\p{Lu}/u)) found.set(key, { name, written: text.slice(words[i]!.start, words[i + n - 1]!.end) });
+      taken = n;
+    }
+    i += Math.max(1, taken);
+  }
+  if (hasCjk(text)) {
+    const lower = text.toLowerCase();
+    for (const name of vocabulary.cjk) {
+      const at = lower.indexOf(name);
+      if (at >= 0) found.set(skillKey(name), { name, written: text.slice(at, at + name.length) });
+    }
+  }
+  return found;
+}
+
 /** The conditions' tags and title words (remote, part-time, senior, internship): what filters read, not skills. */
 const NOT_SKILLS = notionPattern();
 
@@ -132,8 +147,8 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** Each word of `text` with its key, and whether it is written as a name (a capital inside a sentence, or all capitals). */
-function namedWords(text: string): Array<{ key: string; asName: boolean }> {
+/** Each word of `text` with its key, its place, and whether it is written as a name (a capital inside a sentence, or all capitals). */
+function namedWords(text: string): Array<{ key: string; asName: boolean; start: number; end: number }> {
   const matches = [...text.matchAll(WORD)];
   const capital = (i: number) => matches[i] !== undefined && /^\p{Lu}\p{Ll}/u.test(matches[i]![0]);
   // Two capitalised words with only a space between are one name ("San Francisco"), not a skill.
@@ -143,7 +158,9 @@ function namedWords(text: string): Array<{ key: string; asName: boolean }> {
     const sentenceStart = /(?:^|[.!?:;\n•*#>-])\s*$/.test(text.slice(Math.max(0, match.index - 3), match.index));
     const allCapitals = raw.length <= 5 && raw === raw.toUpperCase() && /\p{Lu}/u.test(raw);
     const loneCapital = /^\p{Lu}/u.test(raw) && !sentenceStart && !joined(i - 1, i) && !joined(i, i + 1);
-    return { key: wordKey(raw.toLowerCase(), dotted(text, match.index)), asName: allCapitals || loneCapital };
+    const afterDot = dotted(text, match.index);
+    const start = afterDot ? match.index - 1 : match.index;
+    return { key: wordKey(raw.toLowerCase(), afterDot), asName: allCapitals || loneCapital, start, end: match.index + raw.length };
   });
 }
 

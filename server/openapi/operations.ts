@@ -183,7 +183,7 @@ const MATCH_EXAMPLE: MatchResponse = {
   search_time_ms: 41,
   results: [{
     ...SEARCH_EXAMPLE.results[0]!,
-    match: { matched_skills: ["python", "postgresql"], missing_skills: ["kubernetes"], reasons: ["title: backend engineer", "skills: 2 of 3", "place: Berlin"] },
+    match: { matched_skills: ["Python", "PostgreSQL"], missing_skills: ["Kubernetes"], reasons: ["title: backend engineer", "skills: 2 of 3", "place: Berlin"] },
   }],
   profile: {
     titles: ["backend engineer"],
@@ -191,9 +191,10 @@ const MATCH_EXAMPLE: MatchResponse = {
     seniority: "senior",
     years: 7,
     languages: ["English", "German"],
-    applied_filters: { city: "Berlin" },
+    applied_filters: {},
+    nearby: { city: "Berlin" },
     text: "backend engineer python postgresql django",
-    hints: ["seniority \"senior\" ranks the results; it does not filter them"],
+    hints: ["city \"Berlin\" is where the profile says the person is: postings there rank first; it does not filter them", "seniority \"senior\" ranks the results; it does not filter them"],
   },
   query: { text: "backend engineer python postgresql django", applied_filters: {}, corrected: null, hints: [] },
 };

@@ -155,6 +155,7 @@ function renderRead(profile, queryHints) {
     ["Skills", skillsText(profile.skills)],
     ["Languages", profile.languages.join(", ")],
     ["Filters read", filtersText(profile.applied_filters)],
+    ["Ranked near", filtersText(profile.nearby)],
     ["Searched", profile.text ? `“${profile.text}”` : ""],
   ];
   ui.facts.replaceChildren(...rows.filter(([, value]) => value).map(([label, value]) => fact(label, value)));

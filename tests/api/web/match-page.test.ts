@@ -71,21 +71,22 @@ describe("matching a résumé on the page", () => {
 
   test("a pasted profile gives cards best first with matched and missing skills and reasons, the first visible at 1280×800", async () => {
     await matchProfile(PROFILE);
-    // Berlin, read from the profile, holds seven of the postings.
-    await waitForText("#status", /^Best 7 matches for your résumé in \d+ ms\.$/);
+    await waitForText("#status", /^Best \d+ matches for your résumé in \d+ ms\.$/);
     const first = cards().first();
     expect(await first.locator(".card-title").textContent()).toBe("Senior Backend Engineer");
-    expect(await skillsOf(first, "matched")).toEqual(expect.arrayContaining(["python", "postgresql"]));
+    expect(await skillsOf(first, "matched")).toEqual(expect.arrayContaining(["Python", "PostgreSQL"]));
     expect(await first.locator(".match .reasons").textContent()).toContain("title: backend developer");
-    // The place the profile states is applied; the scores come best first.
-    expect(new Set(await cards().locator(".fact.place dd").allTextContents())).toEqual(new Set(["Berlin"]));
+    // Where the profile says the person is ranks first, it does not filter; the scores come best first.
+    const places = await cards().locator(".fact.place dd").allTextContents();
+    expect(places[0]).toBe("Berlin");
+    expect(new Set(places).size).toBeGreaterThan(1);
     const scores = (await cards().locator(".fact.score dd").allTextContents()).map(Number);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
     const frontend = cards().filter({ hasText: "Frontend Developer" }).first();
-    expect(await skillsOf(frontend, "missing")).toEqual(expect.arrayContaining(["react", "typescript"]));
+    expect((await skillsOf(frontend, "missing")).map((skill) => skill.toLowerCase())).toEqual(expect.arrayContaining(["react", "typescript"]));
     // What was read, and the hints.
     const read = (await page.locator("#read-facts").textContent())!;
-    for (const part of ["backend developer", "senior, 9 years", "python", "postgresql", "city Berlin"]) expect(read).toContain(part);
+    for (const part of ["backend developer", "senior, 9 years", "python", "postgresql", "Ranked near", "city Berlin"]) expect(read).toContain(part);
     expect(await page.locator("#match-hints li").allTextContents()).toContain('seniority "senior" ranks the results; it does not filter them');
     // Seen without scrolling.
     const seen = await first.evaluate((card) => ({ scrollY: window.scrollY, bottom: card.querySelector(".card-title")!.getBoundingClientRect().bottom, height: window.innerHeight }));
@@ -114,7 +115,7 @@ describe("matching a résumé on the page", () => {
     await waitForText("#status", /One posting/);
     expect(await page.locator("#profile-read").isVisible()).toBe(false);
     await page.goBack();
-    await waitForText("#status", /^Best 7 matches/);
+    await waitForText("#status", /^Best \d+ matches/);
     expect(await cards().first().locator(".match .matched li").count()).toBeGreaterThan(0);
     expect(await page.inputValue("#profile")).toBe(PROFILE);
     await page.reload();
@@ -125,9 +126,10 @@ describe("matching a résumé on the page", () => {
 
   test("a two-page CV: what was read of it, its best match first and still in view at 1280×800", async () => {
     await matchProfile(TWO_PAGES);
-    // London holds six of the postings; the one this platform engineer held before (backend, Python and PostgreSQL) matches.
-    await waitForText("#status", /^Best 6 matches/);
+    // The job this platform engineer held before (backend, Python and PostgreSQL) matches, first where they are (London).
+    await waitForText("#status", /^Best \d+ matches/);
     expect(await cards().first().locator(".card-title").textContent()).toContain("Senior Backend Engineer");
+    expect(await cards().first().locator(".fact.place dd").textContent()).toBe("London");
     expect(await page.locator("#match-hints li.warning").count()).toBe(0);
     const read = (await page.locator("#read-facts").textContent())!;
     for (const part of ["platform engineer", "lead, 11 years", "aws, grafana", "capacity planning and 7 more", "English, French", "city London"]) expect(read).toContain(part);

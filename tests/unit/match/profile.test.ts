@@ -73,9 +73,12 @@ describe("a profile", () => {
     expect(read("我是一名数据工程师，五年工作经验").years).toBe(5);
   });
 
-  test("a place where the person is or wants to work filters; a place where they worked does not", () => {
-    expect(read(cv).filters).toEqual({ city: "London" });
-    expect(read("Data Engineer at a firm in New York, 2016-2021").filters).toEqual({});
+  test("a place where the person wants to work filters; where they are ranks; where they worked does neither", () => {
+    expect(read(cv)).toMatchObject({ filters: {}, nearby: { city: "London" } });
+    expect(read("Data engineer. Based in New York, happy to travel.")).toMatchObject({ filters: {}, nearby: { city: "New York" } });
+    expect(read("Data engineer, relocating to New York next spring.")).toMatchObject({ filters: { city: "New York" }, nearby: {} });
+    expect(read("Looking for a data engineer role in New York.\nLocation: London")).toMatchObject({ filters: { city: "New York" }, nearby: { city: "London" } });
+    expect(read("Data Engineer at a firm in New York, 2016-2021")).toMatchObject({ filters: {}, nearby: {} });
     expect(read("Python developer looking for remote roles").filters).toEqual({ remote: true });
     // A wish stays a wish: "open to" ranks, it does not filter.
     expect(read("Python developer, open to remote work").filters).toEqual({});
