@@ -35,10 +35,6 @@ const MATCH_POOL = 100;
  */
 const SKILL_LIFT = 1.2;
 const FIT_SKILLS = 4;
-/** A posting whose title is the person's first title read ("engineering manager"), in log-odds. */
-const TITLE_LIFT = 0;
-/** A posting found by the person's title alone, not searched with their skills, starts this much lower in log-odds. */
-const TITLE_ONLY_DISCOUNT = 1;
 /** A posting where the person says they are ("based in Denver"): ranked first, not filtered, in log-odds. */
 const PLACE_LIFT = 1;
 /** A posting of another seniority (a junior's profile, a senior's posting) is a weaker match, in log-odds. */
@@ -65,32 +61,20 @@ export async function matchJobs(unpinned: SearchDeps, request: MatchRequest): Pr
   });
   // Without the page cache: nothing derived from a profile outlives the request.
   const { cache: _, ...uncached } = deps;
-  // Three readings of the person, each a search: the title with the main skills (its echo is the answer's),
-  // the title alone (skills drown a title: "engineering manager java go" finds Go engineers), and the first
-  // where the person is (postings there are ranked first, not the only ones).
-  const title = words(asked.query, reading.titles[0] ?? "");
-  const local = Object.keys(nearby).length > 0;
-  const [outcome, titled, near] = await Promise.all([
+  // The same words searched where the person is too, so that postings there, ranked first, are in the pool.
+  const [outcome, near] = await Promise.all([
     searchJobs(uncached, search(text, applied)),
-    false && title !== "" && title !== text ? searchJobs(uncached, search(title, applied)) : undefined,
-    local ? searchJobs(uncached, search(text, { ...applied, ...nearby })) : undefined,
+    Object.keys(nearby).length > 0 ? searchJobs(uncached, search(text, { ...applied, ...nearby })) : undefined,
   ]);
-  // Each posting's odds by the whole reading; one found by the title alone was not searched with the skills, so it starts lower.
-  const pool = new Map<string, { result: JobResult; base: number }>();
-  const add = (results: JobResult[] | undefined, discount: number) => {
-    for (const result of results ?? []) {
-      const base = logit(result.score) - discount;
-      if ((pool.get(result.id)?.base ?? -Infinity) < base) pool.set(result.id, { result, base });
-    }
-  };
-  add(outcome.results, 0);
-  add(near?.results, 0);
-  add(titled?.results.filter((result) => !pool.has(result.id)), TITLE_ONLY_DISCOUNT);
+  const pool = new Map<string, JobResult>();
+  for (const result of [...outcome.results, ...(near?.results ?? [])]) {
+    if ((pool.get(result.id)?.score ?? -1) < result.score) pool.set(result.id, result);
+  }
   const nearIds = new Set(near?.results.map((result) => result.id));
   const fit = { ...fitOf(request.profile, reading, vocabulary), nearIds };
   const ranked = [...pool.values()]
-    .map(({ result, base }) => {
-      const odds = base + lifts(result, fit);
+    .map((result) => {
+      const odds = logit(result.score) + lifts(result, fit);
       return { result, odds, score: Math.round(10_000 / (1 + Math.exp(-odds))) / 10_000 };
     })
     .filter(({ score }) => score >= asked.minScore)
@@ -160,23 +144,21 @@ function fitOf(profile: string, reading: ProfileReading, vocabulary: SkillVocabu
 }
 
 /**
- * What a posting's fit adds to its search's log-odds: its skills (tags and title) the profile has, its title being
- * the person's (the first title read), its place being where the person is; a seniority misfit takes away.
+ * What a posting's fit adds to its search's log-odds: its skills (tags and title) the profile has and its
+ * place being where the person is; a seniority misfit takes away.
  */
 function lifts(result: JobResult, fit: Fit): number {
   const asked = skillsIn(result.job_title ?? "", fit.vocabulary, result.job_tags).map(skillKey);
   const held = asked.filter(fit.has).length;
   const skills = asked.length === 0 ? 0 : Math.min(1, held / Math.min(asked.length, FIT_SKILLS));
-  const title = fit.reading.titles[0] !== undefined && holdsTitle(result.job_title ?? "", fit.reading.titles[0]);
   return (
     SKILL_LIFT * skills +
-    (title ? TITLE_LIFT : 0) +
     (fit.nearIds?.has(result.id) ? PLACE_LIFT : 0) +
     (misfits(fit.reading.seniority, levelOf(result)) ? SENIORITY_MISFIT : 0)
   );
 }
 
-/** Whether a posting's title holds a title read from the profile, compared as query understanding compares titles (a developer and an engineer of a thing are one job). */
+/** Whether a posting's title holds a title read from the profile, compared as query understanding compares titles: a developer and an engineer of a thing are one job. */
 function holdsTitle(postingTitle: string, title: string): boolean {
   const keys = new Set(contentKeys(postingTitle, true));
   return contentKeys(title, true).every((key) => keys.has(key));
