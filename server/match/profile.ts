@@ -39,8 +39,12 @@ export interface ProfileContext {
   now: Date;
 }
 
-/** Skills put in the searched words beside the title: more would drown it (a skill is a rarer word than a title's). */
-const QUERY_SKILLS = 3;
+/**
+ * Skills put in the searched words beside the title: more drown it, a skill being a rarer word than a title's
+ * ("engineering manager java go kafka" finds Go engineers); the others rank the results (match.ts). Without a
+ * title, three times as many are searched.
+ */
+const QUERY_SKILLS = 1;
 /** How much a title counts where it is said: in a wish ("looking for"), in the headline (the first lines), elsewhere. */
 const TITLE_WEIGHT = { wish: 3, headline: 2, elsewhere: 1 } as const;
 const HEADLINE_LINES = 3;
