@@ -77,7 +77,8 @@ export function readProfile(text: string, context: ProfileContext): ProfileReadi
   const languages = languagesOf(lines);
   const skills = rankedSkills(text, context.vocabulary);
   // Ties keep the order they were first said in (a Map keeps insertion order; the sort is stable).
-  const titles = [...weights].sort((a, b) => b[1] - a[1]).map(([title]) => title);
+  // A title that is only a level ("intern") says the seniority, not the job.
+  const titles = [...weights].sort((a, b) => b[1] - a[1]).map(([title]) => title).filter((title) => !levelOnly(title));
   const spoken = new Set(languages.map((language) => language.toLowerCase()));
   const searched = skills.filter((skill) => !spoken.has(skill));
   return {
@@ -111,7 +112,7 @@ function sentencesOf(text: string): string[] {
 }
 
 /** A line that says what the person wants, not what they did. */
-const WISH = /\b(?:looking (?:for|to)|seeking|searching for|hoping to|would (?:like|love) to|objective|target(?:ing)? (?:role|position|job)s?|interested in|want(?:ing)? (?:a|an|to)|open to|aspir\w+|next (?:role|step|position)|transition(?:ing)? (?:in)?to)\b|求职意向|期望|目标职位|意向|希望/i;
+const WISH = /\b(?:looking (?:for|to)|seeking|searching for|hoping to|would (?:like|love) to|objective|target(?:ing)? (?:role|position|job)s?|interested in|want(?:ing)? (?:a|an|to)|open to|available for|aspir\w+|next (?:role|step|position)|transition(?:ing)? (?:in)?to)\b|求职|期望|目标职位|意向|希望|寻找|想找/i;
 /** A header line of where the person is ("Location: Berlin"). */
 const LOCATION_HEADER = /^(?:location|based|address|city|地点|所在地|城市|期望城市|现居)\s*[:：]/i;
 /** Where the person is, said in a sentence: the words after it, to the clause's end. */
@@ -208,6 +209,11 @@ const SENIORITY_WORDS: Array<[RegExp, string]> = [
   [/\b(?:senior|sr\.?)\b|高级|资深/i, "senior"],
   [/\b(?:mid[- ]level|intermediate)\b|中级/i, "mid"],
 ];
+
+/** Whether a title is a level and nothing else: one word a level is said with ("intern", "student"). */
+function levelOnly(title: string): boolean {
+  return contentKeys(title, true).length <= 1 && seniorityOfTitle(title) !== null;
+}
 
 function seniorityOfTitle(line: string): string | null {
   return SENIORITY_WORDS.find(([pattern]) => pattern.test(line))?.[1] ?? null;

@@ -73,10 +73,22 @@ describe("a profile", () => {
     expect(read("我是一名数据工程师，五年工作经验").years).toBe(5);
   });
 
+  test("a level is no title: an internship sought says the seniority, the job is searched", () => {
+    const profile = read("Student of statistics. Looking for an internship as a data scientist.");
+    expect(profile).toMatchObject({ titles: ["data scientist"], seniority: "intern" });
+    expect(profile.query).toStartWith("data scientist");
+  });
+
+  test("a title of one word that heads many others counts less than the headline's", () => {
+    const profile = read(["Data Engineer", "Ran a team of engineers.", "Mentored engineers.", "Hired engineers."].join("\n"));
+    expect(profile.titles[0]).toBe("data engineer");
+  });
+
   test("a place where the person wants to work filters; where they are ranks; where they worked does neither", () => {
     expect(read(cv)).toMatchObject({ filters: {}, nearby: { city: "London" } });
     expect(read("Data engineer. Based in New York, happy to travel.")).toMatchObject({ filters: {}, nearby: { city: "New York" } });
     expect(read("Data engineer, relocating to New York next spring.")).toMatchObject({ filters: { city: "New York" }, nearby: {} });
+    expect(read("Data engineer. Available for remote contracts.").filters).toMatchObject({ remote: true });
     expect(read("Looking for a data engineer role in New York.\nLocation: London")).toMatchObject({ filters: { city: "New York" }, nearby: { city: "London" } });
     expect(read("Data Engineer at a firm in New York, 2016-2021")).toMatchObject({ filters: {}, nearby: {} });
     expect(read("Python developer looking for remote roles").filters).toEqual({ remote: true });
