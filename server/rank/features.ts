@@ -22,6 +22,11 @@ export interface RankingQuery {
   tokenPairs: string[][];
   /** Per token written in CJK and Latin letters together ("java后端工程师"): its Latin words, which a posting must hold as well; else none. */
   tokenLatin: string[][];
+  /**
+   * Per token: 1 when it modifies the job the query's last word names ("rust" and "systems" of "rust systems
+   * programmer", "office" of "office manager"), in a query of two or more words not in CJK; else 0.
+   */
+  modifiers: number[];
 }
 
 /** Per-candidate evidence, each in [0, 1] except cosine in [-1, 1]. */
@@ -68,6 +73,11 @@ export interface Features {
   namedGap: number;
   /** 1 when some candidate's title holds most of the query (bestTitle ≥ 0.75). */
   titleHeld: number;
+  /**
+   * The share (by weight) of the query's modifiers (`RankingQuery.modifiers`) that the posting's title and the
+   * start of its description lack: a "Systems Programmer" for "rust systems programmer" is another job of its kind.
+   */
+  modifierMiss: number;
 }
 
 /** What a candidate's retrievers said, relative to the best candidate of the same search. */
@@ -92,6 +102,8 @@ export function rankingQuery(
   // Beside Chinese words, a Latin one (a language, a tool: "python 开发") is what sets the job apart from
   // every Chinese posting of its kind: it weighs at least as much as they do.
   const chinese = Math.max(0, ...weights.filter((_, i) => tokenPairs[i]!.length > 0));
+  const latin = tokens.filter((_, i) => tokenPairs[i]!.length === 0);
+  const modifiers = tokens.map((token, i) => (latin.length >= 2 && tokenPairs[i]!.length === 0 && token !== latin.at(-1) ? 1 : 0));
   return {
     tokens,
     weights: weights.map((w, i) => (tokenPairs[i]!.length === 0 ? Math.max(w, chinese) : w)),
@@ -100,6 +112,7 @@ export function rankingQuery(
     cjkScript: hasCjk(query),
     tokenPairs,
     tokenLatin: tokens.map((token, i) => (tokenPairs[i]!.length > 0 ? token.match(LATIN_WORD) ?? [] : [])),
+    modifiers,
   };
 }
 
@@ -177,7 +190,19 @@ export function features(query: RankingQuery, terms: RowTerms, evidence: Retriev
     bestExpansion: 0,
     namedGap: 0,
     titleHeld: 0,
+    modifierMiss: named ? modifierMiss(query, text) : 0,
   };
+}
+
+function modifierMiss(query: RankingQuery, text: TermSet): number {
+  let all = 0;
+  let missed = 0;
+  for (let i = 0; i < query.tokens.length; i++) {
+    if (query.modifiers[i] === 0) continue;
+    all += query.weights[i]!;
+    if (!text.has(query.tokens[i]!)) missed += query.weights[i]!;
+  }
+  return all === 0 ? 0 : missed / all;
 }
 
 /** Sets the features that say whether the data holds the job (see `Features.bestTitle`) on every candidate. */

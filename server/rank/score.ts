@@ -28,7 +28,7 @@ export function calibratedScore(fused: number, f: Features): number {
 
 /** The features the score reads besides the fused score: the posting's own evidence and whether the data holds the job. */
 export const SCORE_FEATURES = [
-  "titleCoverage", "textCoverage", "expansionTitle", "expansionText", "cjkCoverage", "namedMiss", "bestTitle", "bestExpansion", "namedGap", "titleHeld",
+  "titleCoverage", "textCoverage", "expansionTitle", "expansionText", "cjkCoverage", "namedMiss", "bestTitle", "bestExpansion", "namedGap", "titleHeld", "modifierMiss",
 ] as const satisfies readonly (keyof Features)[];
 
 /** The ranking before feedback: the weights fitted without the feedback features. */

@@ -76,6 +76,21 @@ describe("features and the fused score", () => {
     expect(byFused([["Java Developer", common], ["Python Engineer", rare]])).toEqual(["Python Engineer", "Java Developer"]);
   });
 
+  test("a query naming a job: a posting of the same kind without its modifiers misses them, by weight", () => {
+    const q = query("rust systems programmer", (t) => (t === "rust" ? 3 : 1));
+    expect(q.modifiers).toEqual([1, 1, 0]);
+    const named = (title: string, description = "") => features(q, postingTerms(title, description), evidence(), true).modifierMiss;
+    expect(named("Systems Programmer")).toBe(0.75);
+    expect(named("Programmer")).toBe(1);
+    expect(named("Rust Systems Engineer")).toBe(0);
+    expect(named("Systems Programmer", "We write Rust.")).toBe(0);
+    // Only for a query that names its job (a paraphrase's words need not be in the posting), and never for one word.
+    expect(features(q, postingTerms("Programmer"), evidence(), false).modifierMiss).toBe(0);
+    expect(query("programmer").modifiers).toEqual([0]);
+    const score = (modifierMiss: number) => calibratedScore(1, { ...features(q, postingTerms("Systems Programmer"), evidence(), true), modifierMiss });
+    expect(score(1)).toBeLessThan(score(0));
+  });
+
   test("an expansion found whole in the title counts at its weight; only part of it counts nothing", () => {
     const q = query("apps for iphones", () => 1, [{ text: "iOS Developer", weight: 0.5 }]);
     const whole = features(q, postingTerms("Senior iOS Developer"), evidence());
