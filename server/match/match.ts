@@ -35,6 +35,8 @@ const MATCH_POOL = 100;
  */
 const SKILL_LIFT = 1.2;
 const FIT_SKILLS = 4;
+/** Postings searched where the person is, beside the pool: enough for a page of them first. */
+const NEAR_POOL = 20;
 /** A posting where the person says they are ("based in Denver"): ranked first, not filtered, in log-odds. */
 const PLACE_LIFT = 1;
 /** A posting of another seniority (a junior's profile, a senior's posting) is a weaker match, in log-odds. */
@@ -49,11 +51,11 @@ export async function matchJobs(unpinned: SearchDeps, request: MatchRequest): Pr
   const asked = request.search;
   const words = (...parts: string[]) => parts.filter((part) => part !== "").join(" ");
   const text = words(asked.query, reading.query) || request.profile.slice(0, 200);
-  const search = (query: string, filters: Record<string, unknown>): SearchRequest => ({
+  const search = (query: string, filters: Record<string, unknown>, pool = MATCH_POOL): SearchRequest => ({
     ...asked,
     query,
     filters: { ...readFilters(filters), ...asked.filters },
-    topK: Math.min(RESULT_WINDOW_MAX, Math.max(MATCH_POOL, asked.offset + asked.topK)),
+    topK: Math.min(RESULT_WINDOW_MAX, Math.max(pool, asked.offset + asked.topK)),
     offset: 0,
     minScore: 0,
     sort: "relevance",
@@ -64,7 +66,7 @@ export async function matchJobs(unpinned: SearchDeps, request: MatchRequest): Pr
   // The same words searched where the person is too, so that postings there, ranked first, are in the pool.
   const [outcome, near] = await Promise.all([
     searchJobs(uncached, search(text, applied)),
-    Object.keys(nearby).length > 0 ? searchJobs(uncached, search(text, { ...applied, ...nearby })) : undefined,
+    Object.keys(nearby).length > 0 ? searchJobs(uncached, search(text, { ...applied, ...nearby }, NEAR_POOL)) : undefined,
   ]);
   const pool = new Map<string, JobResult>();
   for (const result of [...outcome.results, ...(near?.results ?? [])]) {
