@@ -98,7 +98,10 @@ export function readProfile(text: string, context: ProfileContext): ProfileReadi
 /** A prose line this long that ends without a stop, followed by one starting in lowercase, was wrapped: they are one sentence. */
 const WRAPPED_LINE = 60;
 
-/** The text's sentences: wrapped lines joined again (list items and headers stay apart), then cut at each stop. */
+/**
+ * The text's sentences: wrapped lines joined again (list items and headers stay apart), then cut at each
+ * stop; a list item's or header's later sentences keep its mark, so they are read as part of it.
+ */
 function sentencesOf(text: string): string[] {
   const joined: string[] = [];
   for (const raw of text.split(/\r?\n/)) {
@@ -108,7 +111,10 @@ function sentencesOf(text: string): string[] {
     else if (previous && previous.length >= WRAPPED_LINE && !/[.!?:;。！？：；]$/.test(previous) && /^\p{Ll}/u.test(line)) joined[joined.length - 1] = `${previous} ${line}`;
     else joined.push(line);
   }
-  return joined.flatMap((line) => line.split(/(?<=[.;!?。；！？])\s+/)).map((line) => line.trim()).filter((line) => line !== "");
+  return joined.flatMap((line) => {
+    const mark = /^[#*•>|-]/.exec(line)?.[0];
+    return line.split(/(?<=[.;!?。；！？])\s+/).map((sentence, k) => (k > 0 && mark ? `${mark} ${sentence.trim()}` : sentence.trim()));
+  }).filter((line) => line !== "");
 }
 
 /** A line that says what the person wants, not what they did. */
