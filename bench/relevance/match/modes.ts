@@ -41,8 +41,9 @@ export function pageFunctions(deps: SearchDeps, modes: readonly MatchMode[]): Ma
 /**
  * The profile as a /v1/search client sends it: q holds at most QUERY_MAX_LENGTH characters (a longer q is
  * rejected with INVALID_PARAMETER), so the text, as written, is cut there, back to the last whitespace so that
- * no word is split (text without spaces, as Chinese, is cut at the limit). 12 of the 48 profiles are longer
- * (every full CV, a few summaries): their search sees their first ~1,000 characters only, often little more
+ * no word is split (text without spaces, as Chinese, is cut at the limit). 12 of the first 48 profiles are
+ * longer (every full CV, a few summaries), and 15 of the 24 added to the own part later (every full CV, most
+ * LinkedIn and non-native texts): their search sees their first ~1,000 characters only, often little more
  * than a name, a headline and a summary.
  */
 export function truncateForSearch(text: string): string {

@@ -20,9 +20,16 @@ export interface Profile extends JudgedProfile {
   text: string;
 }
 
-/** Every profile, own part first, each with its text; throws when a judge has no text or a text no judge. */
+/**
+ * Every profile, own part first, each with its text; throws when a judge has no text or a text no judge, or
+ * when an id is used twice (run.ts keys counts and pages by id: a shared id would mix a held-out profile's
+ * figures and page into an own profile's entry of the results file).
+ */
 export function loadProfiles(): Profile[] {
-  return [...withTexts(PROFILES_OWN, "own"), ...withTexts(PROFILES_HELD_OUT, "held-out")];
+  const profiles = [...withTexts(PROFILES_OWN, "own"), ...withTexts(PROFILES_HELD_OUT, "held-out")];
+  const repeated = profiles.filter((profile, i) => profiles.findIndex((other) => other.id === profile.id) !== i);
+  if (repeated.length > 0) throw new Error(`profile ids used twice (rename the own one): ${repeated.map((p) => p.id).join(", ")}`);
+  return profiles;
 }
 
 /** The files of held-out.sha256 whose hash differs from the frozen one (empty: the held-out part is as frozen). */
