@@ -61,15 +61,19 @@ export function readProfile(text: string, context: ProfileContext): ProfileReadi
   const weights = new Map<string, number>();
   // Where the person wants to work wins over conditions stated alone, and both over where they are; within each, the first line saying it.
   const found: Record<Where, Record<string, unknown>> = { wish: {}, stated: {}, here: {} };
-  // The seniority a title is said with, from the line that counts most (a wish over the headline over the rest).
+  // The seniority a title is said with, from the line that counts most (a wish over the headline); in the
+  // history, only the first line with a title (the latest job, as CVs list them) speaks: an old "Junior" title does not.
   let titleSeniority: { weight: number; level: string } | undefined;
+  let latestJob: { level: string | null } | undefined;
   lines.forEach((line, i) => {
     const wish = WISH.test(line);
     const weight = wish ? TITLE_WEIGHT.wish : i < HEADLINE_LINES ? TITLE_WEIGHT.headline : TITLE_WEIGHT.elsewhere;
     const titles = lineTitles(line);
     for (const { title, generic } of titles) weights.set(title, (weights.get(title) ?? 0) + weight * (generic ? GENERIC_TITLE : 1));
-    const level = titles.length > 0 ? seniorityOfTitle(line) : null;
-    if (level !== null && weight > (titleSeniority?.weight ?? 0)) titleSeniority = { weight, level };
+    // A wish says the level sought even of a role the knowledge base does not name ("a staff platform role").
+    const level = titles.length > 0 || wish ? seniorityOfTitle(line) : null;
+    if (level !== null && weight > TITLE_WEIGHT.elsewhere && weight > (titleSeniority?.weight ?? 0)) titleSeniority = { weight, level };
+    if (titles.length > 0 && weight === TITLE_WEIGHT.elsewhere) latestJob ??= { level };
     const { where, filters } = wish ? { where: "wish" as const, filters: placeFilters(line, context) } : conditionsOf(line, context);
     for (const [name, value] of Object.entries(filters)) found[where][name] ??= value;
   });
@@ -84,7 +88,7 @@ export function readProfile(text: string, context: ProfileContext): ProfileReadi
   return {
     titles,
     skills,
-    seniority: titleSeniority?.level ?? seniorityOfYears(years),
+    seniority: titleSeniority?.level ?? latestJob?.level ?? seniorityOfYears(years),
     years,
     filters: { ...found.stated, ...found.wish },
     nearby: found.here,
@@ -118,7 +122,7 @@ function sentencesOf(text: string): string[] {
 }
 
 /** A line that says what the person wants, not what they did. */
-const WISH = /\b(?:looking (?:for|to)|seeking|searching for|hoping to|would (?:like|love) to|objective|target(?:ing)? (?:role|position|job)s?|interested in|want(?:ing)? (?:a|an|to)|open to|available for|aspir\w+|next (?:role|step|position)|transition(?:ing)? (?:in)?to)\b|求职|期望|目标职位|意向|希望|寻找|想找/i;
+const WISH = /\b(?:looking (?:for|to|at)|looking (?:jobs?|work|roles?|positions?|opportunit\w*)|seeking|searching for|hoping to|would (?:like|love) to|objective|target(?:ing)? (?:role|position|job)s?|interested in|want(?:ing)? (?:a|an|to)|open to|available for|considering|only (?:looking|interested|want\w*|open|accept\w*|apply\w*)|aspir\w+|next (?:role|step|position)|transition(?:ing)? (?:in)?to)\b|求职|期望|目标职位|意向|希望|寻找|想找|考虑|只找/i;
 /** A header line of where the person is ("Location: Berlin"). */
 const LOCATION_HEADER = /^(?:location|based|address|city|地点|所在地|城市|期望城市|现居)\s*[:：]/i;
 /** Where the person is, said in a sentence: the words after it, to the clause's end. */
@@ -234,6 +238,9 @@ function seniorityOfYears(years: number | null): string | null {
   return "lead";
 }
 
+const ENGLISH_NUMBERS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"];
+/** "Eleven years", "six+ years": years written as a word. */
+const NUMBER_WORD_YEARS = new RegExp(`\\b(${ENGLISH_NUMBERS.join("|")})\\s*\\+?\\s*(?:years?|yrs?)\\b(?!\\s+old)`, "gi");
 const CHINESE_NUMBERS: Record<string, number> = { 一: 1, 两: 2, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9, 十: 10 };
 
 /** The largest number of years of experience the text states; a date range (2015–2020) is not one. */
@@ -243,6 +250,7 @@ function yearsOf(text: string): number | null {
     if (n > 0 && n <= 50) best = Math.max(best ?? 0, n);
   };
   for (const m of text.matchAll(/\b(\d{1,2})(?:\.\d)?\s*\+?\s*(?:years?|yrs?)\b(?!\s+old)/gi)) take(Number(m[1]));
+  for (const m of text.matchAll(NUMBER_WORD_YEARS)) take(ENGLISH_NUMBERS.indexOf(m[1]!.toLowerCase()) + 1);
   for (const m of text.matchAll(/(\d{1,2}|[一两二三四五六七八九十])\s*年(?:以上)?(?:的)?(?:\S{0,6})?(?:经验|工作)/g)) {
     take(/\d/.test(m[1]!) ? Number(m[1]) : CHINESE_NUMBERS[m[1]!]!);
   }

@@ -5,9 +5,10 @@ import { fold, hasCjk } from "../text/fold.ts";
 /*
  * Skills, as matching reads them in a profile and in a posting: the postings' own tags (what the data
  * calls a skill) and the knowledge base's skills, each found as whole words (Chinese ones as written).
- * A one-word skill that is also an everyday word ("go", "rest", "chef"), or that no posting tags
+ * A one-word skill that is also an everyday word ("rest", "chef"), or that no posting tags
  * ("perception"), counts in running text only when written as a name (a lone capital inside a sentence,
- * not a word of a longer name such as "San Francisco", or all capitals); a posting's tags always count.
+ * not a word of a longer name such as "San Francisco", or all capitals), and one of two letters or fewer
+ * ("go", "r") only with a capital; a posting's tags always count.
  */
 
 /** The skills matching knows, keyed by their folded words. */
@@ -86,10 +87,12 @@ export function writtenSkills(text: string, vocabulary: SkillVocabulary, tags: r
  * posting's "Compliance"), while skillsIn decides what to list.
  */
 export function mentionsOf(text: string, vocabulary: SkillVocabulary): (key: string) => boolean {
-  const keys = namedWords(text).map((word) => word.key);
+  const words = namedWords(text);
+  const keys = words.map((word) => word.key);
   const grams = new Set<string>();
   for (let i = 0; i < keys.length; i++) {
-    for (let n = 1; n <= vocabulary.longest && i + n <= keys.length; n++) grams.add(keys.slice(i, i + n).join(" "));
+    if (keys[i]!.length > SHORT_NAME || words[i]!.capital) grams.add(keys[i]!);
+    for (let n = 2; n <= vocabulary.longest && i + n <= keys.length; n++) grams.add(keys.slice(i, i + n).join(" "));
   }
   const compact = hasCjk(text) ? text.toLowerCase().replace(/\s+/g, "") : "";
   return (key) => grams.has(key) || (compact !== "" && hasCjk(key) && compact.includes(key));
@@ -118,7 +121,7 @@ function findSkills(text: string, vocabulary: SkillVocabulary, tags: readonly st
       const key = words.slice(i, i + n).map((w) => w.key).join(" ");
       const name = vocabulary.byKey.get(key);
       if (name === undefined) continue;
-      if (n === 1 && vocabulary.everyday.has(key) && !words[i]!.asName) continue;
+      if (n === 1 && ((vocabulary.everyday.has(key) && !words[i]!.asName) || (key.length <= SHORT_NAME && !words[i]!.capital))) continue;
       if (!found.get(key)?.written.match(/\p{Lu}/u)) found.set(key, { name, written: text.slice(words[i]!.start, words[i + n - 1]!.end) });
       taken = n;
     }
@@ -147,8 +150,17 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** Each word of `text` with its key, its place, and whether it is written as a name (a capital inside a sentence, or all capitals). */
-function namedWords(text: string): Array<{ key: string; asName: boolean; start: number; end: number }> {
+/**
+ * A skill of this many letters or fewer ("go", "r", "ui", "c#") is named only when written with a capital
+ * ("Go", "R", "UI"), wherever it stands; in lowercase it is a word ("go to the office"), or a tag.
+ */
+const SHORT_NAME = 2;
+
+/**
+ * Each word of `text` with its key, its place, whether it starts with a capital, and whether it is written
+ * as a name (a capital inside a sentence, or all capitals).
+ */
+function namedWords(text: string): Array<{ key: string; asName: boolean; capital: boolean; start: number; end: number }> {
   const matches = [...text.matchAll(WORD)];
   const capital = (i: number) => matches[i] !== undefined && /^\p{Lu}\p{Ll}/u.test(matches[i]![0]);
   // Two capitalised words with only a space between are one name ("San Francisco"), not a skill.
@@ -160,7 +172,7 @@ function namedWords(text: string): Array<{ key: string; asName: boolean; start: 
     const loneCapital = /^\p{Lu}/u.test(raw) && !sentenceStart && !joined(i - 1, i) && !joined(i, i + 1);
     const afterDot = dotted(text, match.index);
     const start = afterDot ? match.index - 1 : match.index;
-    return { key: wordKey(raw.toLowerCase(), afterDot), asName: allCapitals || loneCapital, start, end: match.index + raw.length };
+    return { key: wordKey(raw.toLowerCase(), afterDot), asName: allCapitals || loneCapital, capital: /^\p{Lu}/u.test(raw), start, end: match.index + raw.length };
   });
 }
 

@@ -29,9 +29,12 @@ describe("skills", () => {
     expect(skillsIn("Let's go.", vocabulary, ["Go"])).toEqual(["go"]);
   });
 
-  test("a skill is the person's when the profile names it in any form, an everyday word in lowercase too", () => {
+  test("a skill is the person's when the profile names it in any form, an everyday word in lowercase too; a name of two letters only with a capital", () => {
     const has = mentionsOf("I go to work on compliance; wrote Node.js services", vocabulary);
-    expect(["go", "compliance", "node.js"].map((skill) => has(skillKey(skill)))).toEqual([true, true, true]);
+    expect(["go", "compliance", "node.js"].map((skill) => has(skillKey(skill)))).toEqual([false, true, true]);
+    expect(mentionsOf("Go to market; services in Go", vocabulary)(skillKey("go"))).toBe(true);
+    expect(skillsIn("I can not go to the office.", vocabulary)).toEqual([]);
+    expect(skillsIn("Backend services in Go.", vocabulary)).toEqual(["go"]);
     expect(has(skillKey("python"))).toBe(false);
     expect(mentionsOf("熟悉微服务", vocabulary)(skillKey("微服务"))).toBe(true);
     // ".NET" keeps its dot: "net revenue" does not name it.
