@@ -45,7 +45,13 @@ const SENIORITY_MISFIT = -0.5;
 export async function matchJobs(unpinned: SearchDeps, request: MatchRequest): Promise<MatchOutcome> {
   const deps = await oneVersion(unpinned);
   const { vocabulary, reading } = await read(deps.store, request.profile);
-  const { applied, hints } = appliedFilters(reading.filters, request.search);
+  const { applied: wished, hints } = appliedFilters(reading.filters, request.search);
+  // Alternatives ("remote or Lisbon"): each searched, the pools joined; none where the request sets one of them.
+  const either = reading.either.map((alternative) => appliedFilters(alternative, request.search, wished));
+  const alternatives = either.every(({ applied }) => Object.keys(applied).length > 0) ? either.map(({ applied }) => applied) : [];
+  const applied = Object.assign({}, wished, ...alternatives) as Record<string, unknown>;
+  for (const { hints: refused } of either) hints.push(...refused);
+  if (alternatives.length > 0) hints.push(`${alternatives.map((a) => Object.entries(a).map(([name, value]) => `${name} ${JSON.stringify(value)}`).join(", ")).join(" or ")}: either will do`);
   // Where the person is ranks, unless the request or a wish of the profile says where already.
   const { applied: nearby, hints: nearbyHints } = appliedFilters(reading.nearby, request.search, applied);
   const asked = request.search;
@@ -63,13 +69,15 @@ export async function matchJobs(unpinned: SearchDeps, request: MatchRequest): Pr
   });
   // Without the page cache: nothing derived from a profile outlives the request.
   const { cache: _, ...uncached } = deps;
-  // The same words searched where the person is too, so that postings there, ranked first, are in the pool.
-  const [outcome, near] = await Promise.all([
-    searchJobs(uncached, search(text, applied)),
-    Object.keys(nearby).length > 0 ? searchJobs(uncached, search(text, { ...applied, ...nearby }, NEAR_POOL)) : undefined,
+  // The words searched under each alternative, and where the person is too, so that postings there, ranked first, are in the pool.
+  const sets = alternatives.length > 0 ? alternatives.map((alternative) => ({ ...wished, ...alternative })) : [wished];
+  const [near, found] = await Promise.all([
+    Object.keys(nearby).length > 0 ? searchJobs(uncached, search(text, { ...wished, ...nearby }, NEAR_POOL)) : undefined,
+    Promise.all(sets.map((filters) => searchJobs(uncached, search(text, filters)))),
   ]);
+  const outcome = found[0]!;
   const pool = new Map<string, JobResult>();
-  for (const result of [...outcome.results, ...(near?.results ?? [])]) {
+  for (const result of [...found, near].flatMap((each) => each?.results ?? [])) {
     if ((pool.get(result.id)?.score ?? -1) < result.score) pool.set(result.id, result);
   }
   const nearIds = new Set(near?.results.map((result) => result.id));

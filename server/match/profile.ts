@@ -24,6 +24,8 @@ export interface ProfileReading {
   years: number | null;
   /** The filters read from where the person wants to work: city, country, remote, employment_type. */
   filters: Record<string, unknown>;
+  /** Filters each of which will do, beside `filters` ("remote or Lisbon": `[{remote: true}, {city: "Lisbon"}]`); empty for most. */
+  either: Array<Record<string, unknown>>;
   /** Where the person says they are ("Location: Dublin", "based in Denver"): it ranks, it does not filter. */
   nearby: Record<string, unknown>;
   /** Spoken languages listed ("Languages: English, German"). */
@@ -61,6 +63,7 @@ export function readProfile(text: string, context: ProfileContext): ProfileReadi
   const weights = new Map<string, number>();
   // Where the person wants to work wins over conditions stated alone, and both over where they are; within each, the first line saying it.
   const found: Record<Where, Record<string, unknown>> = { wish: {}, stated: {}, here: {} };
+  let alternatives: Array<Record<string, unknown>> | undefined;
   // The seniority a title is said with, from the line that counts most (a wish over the headline); in the
   // history, only the first line with a title (the latest job, as CVs list them) speaks: an old "Junior" title does not.
   let titleSeniority: { weight: number; level: string } | undefined;
@@ -75,7 +78,11 @@ export function readProfile(text: string, context: ProfileContext): ProfileReadi
     if (level !== null && weight > TITLE_WEIGHT.elsewhere && weight > (titleSeniority?.weight ?? 0)) titleSeniority = { weight, level };
     if (titles.length > 0 && weight === TITLE_WEIGHT.elsewhere) latestJob ??= { level };
     const { where, filters } = wish ? { where: "wish" as const, filters: placeFilters(line, context) } : conditionsOf(line, context);
-    for (const [name, value] of Object.entries(filters)) found[where][name] ??= value;
+    // "Remote or Lisbon": remote and a place in one wish are alternatives, which one set of filters cannot say.
+    const { city, country, remote, ...rest } = filters;
+    const either = where === "wish" && remote === true && (city !== undefined || country !== undefined);
+    for (const [name, value] of Object.entries(either ? rest : filters)) found[where][name] ??= value;
+    if (either) alternatives ??= [{ remote }, Object.fromEntries(Object.entries({ city, country }).filter(([, value]) => value !== undefined))];
   });
   const years = yearsOf(text);
   const languages = languagesOf(lines);
@@ -91,6 +98,7 @@ export function readProfile(text: string, context: ProfileContext): ProfileReadi
     seniority: titleSeniority?.level ?? latestJob?.level ?? seniorityOfYears(years),
     years,
     filters: { ...found.stated, ...found.wish },
+    either: alternatives ?? [],
     nearby: found.here,
     languages,
     query: [titles[0] ?? "", ...searched.slice(0, titles.length > 0 ? QUERY_SKILLS : 3 * QUERY_SKILLS)].join(" ").trim(),
@@ -99,8 +107,12 @@ export function readProfile(text: string, context: ProfileContext): ProfileReadi
 
 // --- internal ---
 
-/** A prose line this long that ends without a stop, followed by one starting in lowercase, was wrapped: they are one sentence. */
+/**
+ * A prose line this long that ends without a stop, followed by one starting in lowercase, or itself ending
+ * in a word no sentence ends with ("… looking for jobs in" / "Canada"), was wrapped: they are one sentence.
+ */
 const WRAPPED_LINE = 60;
+const OPEN_END = /\b(?:in|to|for|at|of|and|or|the|a|an|with|as|from|on|by|near|into)$/i;
 
 /**
  * The text's sentences: wrapped lines joined again (list items and headers stay apart), then cut at each
@@ -112,7 +124,7 @@ function sentencesOf(text: string): string[] {
     const line = raw.trim();
     const previous = joined.at(-1);
     if (line === "") joined.push("");
-    else if (previous && previous.length >= WRAPPED_LINE && !/[.!?:;。！？：；]$/.test(previous) && /^\p{Ll}/u.test(line)) joined[joined.length - 1] = `${previous} ${line}`;
+    else if (previous && previous.length >= WRAPPED_LINE && !/[.!?:;。！？：；]$/.test(previous) && (/^\p{Ll}/u.test(line) || OPEN_END.test(previous))) joined[joined.length - 1] = `${previous} ${line}`;
     else joined.push(line);
   }
   return joined.flatMap((line) => {
@@ -122,13 +134,13 @@ function sentencesOf(text: string): string[] {
 }
 
 /** A line that says what the person wants, not what they did. */
-const WISH = /\b(?:looking (?:for|to|at)|looking (?:jobs?|work|roles?|positions?|opportunit\w*)|seeking|searching for|hoping to|would (?:like|love) to|objective|target(?:ing)? (?:role|position|job)s?|interested in|want(?:ing)? (?:a|an|to)|open to|available for|considering|only (?:looking|interested|want\w*|open|accept\w*|apply\w*)|aspir\w+|next (?:role|step|position)|transition(?:ing)? (?:in)?to)\b|求职|期望|目标职位|意向|希望|寻找|想找|考虑|只找/i;
+const WISH = /\b(?:looking (?:for|to|at)|looking (?:jobs?|work|roles?|positions?|opportunit\w*)|seeking|searching for|search(?:ing)?(?= .{0,30}\b(?:jobs?|roles?|positions?|work)\b)|hoping to|would (?:like|love) to|objective|target(?:ing)? (?:role|position|job)s?|interested in|want(?:ing)? (?:a|an|to)|open to|available for|considering|only (?:looking|interested|want\w*|open|accept\w*|apply\w*)|aspir\w+|next (?:role|step|position)|transition(?:ing)? (?:in)?to)\b|求职|期望|目标职位|意向|希望|寻找|想找|考虑|只找/i;
 /** A header line of where the person is ("Location: Berlin"). */
 const LOCATION_HEADER = /^(?:location|based|address|city|地点|所在地|城市|期望城市|现居)\s*[:：]/i;
 /** Where the person is, said in a sentence: the words after it, to the clause's end. */
 const HERE_PHRASE = /\b(?:based in|located in|living in|live in|work(?:ing)? from)\b([^.;,()\n]{1,60})/i;
 /** Where the person will be: a move is a wish. */
-const MOVE_PHRASE = /\b(?:relocat\w* to|moving to)\b([^.;,()\n]{1,60})/i;
+const MOVE_PHRASE = /\b(?:relocat\w*(?: anywhere)? (?:to|in|within)|moving to)\b([^.;,()\n]{1,60})/i;
 /** A short line of conditions only ("Remote only.", "Full-time, London"): understood as a query, all of it became filters. */
 const CONDITIONS_LINE = 60;
 const CONDITIONS_WORDS = 6;
@@ -201,7 +213,9 @@ const TITLES = (() => {
 
 /** Where and how the person wants to work, as query understanding reads the line (a wish there stays a wish). */
 function placeFilters(line: string, context: ProfileContext): Record<string, unknown> {
-  return placeOf(understandLine(line.slice(0, 300), context).filters);
+  // "Open to: AE roles, New York City only": a line that says "only" asks for what it names.
+  const text = /\bonly\b|只|仅/.test(line) ? line.replace(/\b(?:open to|ideally|preferably|happy with|fine with|ok with)\b:?/gi, " ") : line;
+  return placeOf(understandLine(text.slice(0, 300), context).filters);
 }
 
 function understandLine(text: string, context: ProfileContext) {

@@ -40,6 +40,11 @@ const RULES: Array<{ pattern: RegExp; filters: Record<string, unknown> }> = [
   { pattern: /\b(?:mid[- ]level|mid[- ]senior|intermediate)\b/gi, filters: { seniority: ["mid"] } },
   { pattern: new RegExp(String.raw`\b(?:(?:tech(?:nical)?\s+)?lead|principal|staff(?=\s+(?:software|engineers?|developers?|data|scientists?|designers?|architects?|sre|ml|machine|backend|frontend|product)\b))(?:[- ]level)?(?=${AFTER_WORD})(?!\s+(?:generation|gen|generator|qualification|poisoning|paint|time|investigator)\b)${JOB_NOUN}`, "gi"), filters: { seniority: ["lead"] } },
   { pattern: /\b(?:internships?|interns?|co-?op)\b/gi, filters: { employment_type: ["INTERN"] } },
+  // Chinese: 远程 (remote), 实习 (an internship), 兼职 / 全职 (part-time, full-time).
+  { pattern: /(?:全|纯)?远程(?:办公|工作)?|居家办公|在家办公/g, filters: { remote: true } },
+  { pattern: /实习(?:生|岗位?)?/g, filters: { employment_type: ["INTERN"] } },
+  { pattern: /兼职/g, filters: { employment_type: ["PART_TIME"] } },
+  { pattern: /全职/g, filters: { employment_type: ["FULL_TIME"] } },
   { pattern: /\b(?:part[- ]time|part[- ]timer?s?)\b/gi, filters: { employment_type: ["PART_TIME"] } },
   { pattern: /\b(?:full[- ]time)\b/gi, filters: { employment_type: ["FULL_TIME"] } },
   { pattern: new RegExp(String.raw`${NOT_AFTER}\b(?:contract(?:or|ors)?|freelancer?s?|freelancing|contract[- ]to[- ]hire|1099)\b${JOB_NOUN}`, "gi"), filters: { employment_type: ["CONTRACTOR"] } },

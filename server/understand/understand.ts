@@ -61,7 +61,7 @@ export interface UnderstandContext {
 export function understandQuery(query: string, explicit: SearchFilters, context?: UnderstandContext): Understanding {
   const conditions = context === undefined ? asTyped(query) : readConditions(query, explicit, context);
   const job = theJob(conditions.text);
-  // Words of job-search talk can still name a job outright ("实习生", an intern): then there is a job to match.
+  // Words of job-search talk can still name a job outright (a word of the talk that is an occupation's title): then there is a job to match.
   return { ...conditions, ...job, jobless: conditions.jobless && !job.namesJob };
 }
 

@@ -92,6 +92,13 @@ describe("a profile", () => {
     expect(read("Data engineer. Based in New York, happy to travel.")).toMatchObject({ filters: {}, nearby: { city: "New York" } });
     expect(read("Data engineer, relocating to New York next spring.")).toMatchObject({ filters: { city: "New York" }, nearby: {} });
     expect(read("Data engineer. Available for remote contracts.").filters).toMatchObject({ remote: true });
+    // A wish said in other words; "only" makes "open to" a requirement; a wish wrapped onto the next line.
+    expect(read("Data engineer. I'm only considering remote roles.").filters).toEqual({ remote: true });
+    expect(read("Open to: data engineering roles, London only.").filters).toEqual({ city: "London" });
+    expect(read("Data engineer with six years of pipelines behind me, and now I am looking for jobs in\nLondon, any office is fine.").filters).toEqual({ city: "London" });
+    expect(read("数据工程师。只考虑远程。").filters).toEqual({ remote: true });
+    // Remote or a place: either will do, which one set of filters cannot say.
+    expect(read("Data engineer looking for remote work or a job in London.")).toMatchObject({ filters: {}, either: [{ remote: true }, { city: "London" }] });
     expect(read("Looking for a data engineer role in New York.\nLocation: London")).toMatchObject({ filters: { city: "New York" }, nearby: { city: "London" } });
     expect(read("Data Engineer at a firm in New York, 2016-2021")).toMatchObject({ filters: {}, nearby: {} });
     expect(read("Python developer looking for remote roles").filters).toEqual({ remote: true });

@@ -102,7 +102,7 @@ describe("companies of the data", () => {
 });
 
 describe("queries of conditions only", () => {
-  test.each([["jobs in London", true], ["remote roles", true], ["internships", true], ["python jobs in London", false], ["London", true], ["工作机会", true], ["有没有实习生岗位", false]])("%p: jobless %p", (q, jobless) => {
+  test.each([["jobs in London", true], ["remote roles", true], ["internships", true], ["python jobs in London", false], ["London", true], ["工作机会", true], ["有没有实习生岗位", true]])("%p: jobless %p", (q, jobless) => {
     expect(understand(q).jobless).toBe(jobless);
   });
 
