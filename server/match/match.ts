@@ -35,6 +35,8 @@ const MATCH_POOL = 100;
  */
 const SKILL_LIFT = 1.2;
 const FIT_SKILLS = 4;
+/** What a skill the profile has counts when it is not among those it names (an everyday word, a name met in lowercase). */
+const EMPHASIS_FLOOR = 0.25;
 /** Postings searched where the person is, beside the pool: enough for a page of them first. */
 const NEAR_POOL = 20;
 /** A posting where the person says they are ("based in Denver"): ranked first, not filtered, in log-odds. */
@@ -145,12 +147,15 @@ interface Fit {
   has: (key: string) => boolean;
   /** The profile's skills by key, as it writes them. */
   forms: Map<string, string>;
+  /** How much each skill the profile names counts, by key: 1 for the most mentioned, less down the list. */
+  emphasis: Map<string, number>;
   vocabulary: SkillVocabulary;
   nearIds?: ReadonlySet<string>;
 }
 
 function fitOf(profile: string, reading: ProfileReading, vocabulary: SkillVocabulary): Fit {
-  return { reading, has: mentionsOf(profile, vocabulary), forms: writtenSkills(profile, vocabulary), vocabulary };
+  const emphasis = new Map(reading.skills.map((skill, i) => [skillKey(skill), 1 / (1 + i / 2)]));
+  return { reading, has: mentionsOf(profile, vocabulary), forms: writtenSkills(profile, vocabulary), emphasis, vocabulary };
 }
 
 /**
@@ -159,7 +164,7 @@ function fitOf(profile: string, reading: ProfileReading, vocabulary: SkillVocabu
  */
 function lifts(result: JobResult, fit: Fit): number {
   const asked = skillsIn(result.job_title ?? "", fit.vocabulary, result.job_tags).map(skillKey);
-  const held = asked.filter(fit.has).length;
+  const held = asked.filter(fit.has).reduce((sum, key) => sum + (fit.emphasis.get(key) ?? EMPHASIS_FLOOR), 0);
   const skills = asked.length === 0 ? 0 : Math.min(1, held / Math.min(asked.length, FIT_SKILLS));
   return (
     SKILL_LIFT * skills +
