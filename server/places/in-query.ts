@@ -51,8 +51,8 @@ export function findPlaces(text: string, index: PlaceIndex, wordDocs: (word: str
 
 /** Words that put a place after them; "the" as in "in the Netherlands". */
 const LEAD = /\b(?:(?:jobs?|roles?|positions?|based|located|work(?:ing)?|live|living|relocate|relocating|anywhere)\s+)?(?:in|at|near|around|within|to)\s+(?:the\s+)?$/i;
-/** What stands between alternatives: "Seattle or Portland", "Berlin, Munich and Hamburg", "UK/Ireland", "Boston or in NYC". */
-const JOINER = /^\s*(?:,|\/|&|\+|,?\s*\b(?:or|and|and\/or)\b)\s*$/i;
+/** What stands between alternatives: "Seattle or Portland", "Berlin, Munich and Hamburg", "UK/Ireland", "Boston or in NYC", "北京、上海", "北京或上海". */
+const JOINER = /^\s*(?:,|\/|&|\+|,?\s*\b(?:or|and|and\/or)\b|[、，,]?\s*(?:或者?|和|及|、|，))\s*$/i;
 /** A US state's code right after a city, as job boards write it ("Austin TX", "Austin, TX"). */
 const STATE_CODE = /^,?\s*([A-Z]{2})(?![\p{L}\p{N}])/u;
 /** A Chinese place and what follows it: 市 (city), 的 (of), and the lead 在 (in) before it. */

@@ -46,6 +46,8 @@ describe("alternatives, regions and Chinese places", () => {
     ["产品经理 深圳", { city: "深圳" }, "产品经理"],
     ["上海的Java开发", { city: "上海" }, "Java开发"],
     ["香港 前端", { city: "Hong Kong" }, "前端"],
+    ["北京、上海的前端", { city: ["北京", "上海"] }, "前端"],
+    ["Java开发 北京或深圳", { city: ["北京", "深圳"] }, "Java开发"],
     ["java developer worldwide", {}, "java developer"],
     ["location independent designer", { remote: true }, "designer"],
   ])("%p", (q, filters, text) => {
