@@ -8,7 +8,7 @@ import { openStore } from "../../server/store/store.ts";
 import { MODELS_DIR, ROOT, SHARED_DATA, latestTableVersion, seededRandom, tempDir, until } from "../support/helpers.ts";
 
 /**
- * SIGKILL during a real CLI load, 20 times at seeded random points of the load. The load (600 real
+ * SIGKILL during a real CLI load, 10 times at seeded random points of the load. The load (600 real
  * postings, batches of 30) goes either into a table holding an earlier version of half of them (150
  * unchanged, 150 changed, 300 new) or into an empty DATA_DIR (so index creation can be cut too). Each
  * kill falls when the table reaches a random version (an event of the load, not a moment on a busy
@@ -17,7 +17,8 @@ import { MODELS_DIR, ROOT, SHARED_DATA, latestTableVersion, seededRandom, tempDi
  * table must open and hold, per batch, all old or all new rows — complete and equal to a clean load's
  * — and the same command run again must complete the load exactly.
  */
-const TRIALS = 20;
+/** Each of the four kinds of kill (into the old table or an empty one; among the batches or while finishing) two or three times. */
+const TRIALS = 10;
 const BATCH = 30;
 const SEED = 20261122;
 
