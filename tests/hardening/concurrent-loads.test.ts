@@ -7,13 +7,15 @@ import { loadEmbedder, type Embedder } from "../../server/embedding/embedder.ts"
 import { ingestKilledDuringRebuild, latestTableVersion, MODELS_DIR, ROOT, runCli, seededRandom, SHARED_DATA, spawnServer, tempDir, until } from "../support/helpers.ts";
 
 /**
- * The write lease with real processes on real postings (the first 6,000 of the shared 29,513, with the
- * ANN index from 1,000 rows, so every load builds one as a large load does): two CLI loads started
- * together, SIGKILLs of the whole process tree at random moments, a server's background index build
- * racing a load, and a server started right after a load (the load built the index, so nothing is
- * built on start and every search is answered).
+ * The write lease with real processes on real postings (the first 3,000 of the shared 29,513, in
+ * batches of 500, with the ANN index from 1,000 rows, so every load builds one as a large load does):
+ * two CLI loads started together, SIGKILLs of the whole process tree at random moments, a server's
+ * background index build racing a load, and a server started right after a load (the load built the
+ * index, so nothing is built on start and every search is answered).
  */
-const POSTINGS = 6_000;
+const POSTINGS = 3_000;
+/** Postings a load commits at a time: six table versions a whole load. */
+const BATCH = 500;
 const SEED = 20261124;
 /** Every load and server of this file builds the ANN index from this many rows. */
 const ENV = { VECTOR_INDEX_MIN_ROWS: "1000" };
@@ -88,15 +90,15 @@ test("two loads of the same file started together: the second waits, the table h
 }, 600_000);
 
 test("three SIGKILLs of the whole load process tree at random moments, then a full run: each posting exactly once", async () => {
-  // A whole load commits one table version per batch of 1,000; each kill falls when a random share more
+  // A whole load commits one table version per batch; each kill falls when a random share more
   // of them has been written (an event of the load itself, not a moment on a busy clock).
-  const written = Math.ceil(POSTINGS / 1000);
+  const written = Math.ceil(POSTINGS / BATCH);
   const dir = dataDir();
   const random = seededRandom(SEED);
   const moments: number[] = [];
   for (const [from, to] of [[0.1, 0.35], [0.05, 0.2], [0.05, 0.15]] as const) {
     // `bun run cli` starts the CLI as a child: the whole process group is killed, not just the wrapper.
-    const proc = Bun.spawn(["setsid", "bun", "run", "cli", "ingest", postings, "--batch-size", "1000"], {
+    const proc = Bun.spawn(["setsid", "bun", "run", "cli", "ingest", postings, "--batch-size", String(BATCH)], {
       cwd: ROOT,
       env: { ...process.env, ...ENV, DATA_DIR: dir, MODELS_DIR, NO_COLOR: "1" },
       stdout: "ignore",
@@ -122,9 +124,10 @@ test("a server's background index rebuild racing a load: no posting lost or dupl
   const first = join(dir, "first.jsonl");
   const second = join(dir, "second.jsonl");
   const third = join(dir, "third.jsonl");
-  await Bun.write(first, lines.slice(0, 3000).join("\n"));
-  await Bun.write(second, lines.slice(3000, 6000).join("\n"));
-  await Bun.write(third, lines.slice(6000, 9000).join("\n"));
+  // Each above the index's 1,000 rows: the first load builds it, the second makes a rebuild due.
+  await Bun.write(first, lines.slice(0, 1500).join("\n"));
+  await Bun.write(second, lines.slice(1500, 3000).join("\n"));
+  await Bun.write(third, lines.slice(3000, 4500).join("\n"));
   expect((await load(dir, first)).stdout).toContain("built the vector index");
   // A load killed during its own rebuild leaves its rows in a second index segment: the next server start rebuilds.
   expect(await ingestKilledDuringRebuild(second, { DATA_DIR: dir, ...ENV })).toContain("rebuilding the vector index over");
@@ -163,13 +166,13 @@ test("a server's background index rebuild racing a load: no posting lost or dupl
   if (!serverFirst) expect(racing.stdout).toContain("built the vector index");
   const how = waited ? "it waited for the server's build" : serverFirst ? "the server's build ended before it needed the lease" : "it went first and rebuilt the index itself";
   console.log(`the load ran ${loadEnded - loadStarted} ms beside the server's rebuild; ${how}`);
-  expect(await distinctRows(dir)).toEqual({ rows: 9000, ids: 9000, pending: false, vectorIndex: true });
+  expect(await distinctRows(dir)).toEqual({ rows: 4500, ids: 4500, pending: false, vectorIndex: true });
 }, 600_000);
 
 // --- helpers ---
 
 function load(dir: string, file = postings) {
-  return runCli(["ingest", file, "--batch-size", "1000"], { DATA_DIR: dir, ...ENV });
+  return runCli(["ingest", file, "--batch-size", String(BATCH)], { DATA_DIR: dir, ...ENV });
 }
 
 /** Rows and distinct ids of the table, whether a load is left unfinished, and whether the ANN index exists. */
