@@ -9,12 +9,14 @@ import { createLogger } from "../../server/log.ts";
 import { runCli, SHARED_DATA, startTestServer, tempDir, testConfig, type TestServer } from "../support/helpers.ts";
 
 /**
- * A server answers 16 concurrent searchers while the CLI loads 3,000 real postings into its DATA_DIR
- * (the first 1,000 replace earlier versions with other titles) and a backup is taken meanwhile.
+ * A server answers 16 concurrent searchers while the CLI loads 1,500 real postings into its DATA_DIR
+ * in 15 commits (the first 500 replace earlier versions with other titles) and a backup is taken meanwhile.
  * Every answer must be a 200 whose every result is one version of an input posting, whole; the
  * backup must restore into a table equal to the source at the backed-up version, with working keys.
  */
 const SEARCHERS = 16;
+const POSTINGS = 1500;
+const EARLIER = 500;
 const QUERIES = ["software engineer", "python developer", "data scientist machine learning", "frontend react", "devops aws",
   "product manager", "remote backend go", "ios developer", "sales", "nurse", "senior java engineer", "startup full stack"];
 
@@ -27,8 +29,8 @@ const versions = new Map<string, Set<string>>();
 
 beforeAll(async () => {
   work = tempDir("jobsearch-safety-");
-  const records = (await readRecords(SHARED_DATA)).slice(0, 3000).map((r) => r.value as Posting);
-  const earlier: Posting[] = records.slice(0, 1000).map((r) => ({ ...r, job_title: `${r.job_title ?? "Job"} (earlier version)` }));
+  const records = (await readRecords(SHARED_DATA)).slice(0, POSTINGS).map((r) => r.value as Posting);
+  const earlier: Posting[] = records.slice(0, EARLIER).map((r) => ({ ...r, job_title: `${r.job_title ?? "Job"} (earlier version)` }));
   for (const posting of [...earlier, ...records]) {
     const url = String(posting.job_url);
     versions.set(url, (versions.get(url) ?? new Set()).add(JSON.stringify(resultFields(posting))));
@@ -66,7 +68,7 @@ test("16 searchers during a CLI load and a backup: no error, no half-written pos
 
   console.log(`concurrent: ${tally.requests} searches, ${tally.results} results checked, ${tally.failures.length} failures; backup: ${backup.stdout.length > 0 ? JSON.parse(backup.stdout).table.postings : "?"} postings`);
   expect(loaded.code).toBe(0);
-  expect(loaded.stdout).toContain("ingested 2000 new, 1000 updated");
+  expect(loaded.stdout).toContain(`ingested ${POSTINGS - EARLIER} new, ${EARLIER} updated`);
   expect(tally.failures.slice(0, 5)).toEqual([]);
   expect(tally.requests).toBeGreaterThan(SEARCHERS * 3);
   expect(tally.results).toBeGreaterThan(0);
@@ -74,7 +76,7 @@ test("16 searchers during a CLI load and a backup: no error, no half-written pos
   // The backup taken mid-load equals the source table at the version it names.
   expect(backup.code).toBe(0);
   const manifest = JSON.parse(backup.stdout) as { table: { version: number; postings: number }; api_keys: number };
-  expect(manifest.table.postings).toBeGreaterThanOrEqual(1000);
+  expect(manifest.table.postings).toBeGreaterThanOrEqual(EARLIER);
   expect(manifest.api_keys).toBe(2); // the server's first key and the test's
   const restoredDir = join(work, "restored-during-load");
   const restored = await runCli(["restore", backupDir], { DATA_DIR: restoredDir });
