@@ -11,7 +11,8 @@ import { latestTableVersion, MODELS_DIR, ROOT, SHARED_DATA, runCli, seededRandom
  * and SIGKILLs at seeded random moments that must leave the table at the old or the new state.
  */
 const SEED = 20261125;
-const KILLS = 10;
+/** Half of them at a seeded moment, half at the commit: three of each kind for each command. */
+const KILLS = 6;
 
 let work: string;
 let base: string;
