@@ -1,19 +1,21 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { disagreements, engineRequests, samplePostings, startEnginePair, type EnginePair } from "../support/engine-diff.ts";
+import { disagreements, engineRequests, startEnginePair, type EnginePair } from "../support/engine-diff.ts";
+import { loadedSample } from "../support/stores.ts";
 
 /*
  * The two engines on the input space: 1,500 seeded requests over every search parameter (hostile and
  * extreme values, every currency, every filter combination, deep pages, facets), each sent to a server
  * answering from the in-memory copy and to one over the same table above its HOT_PATH_MAX_POSTINGS,
- * answering from LanceDB. Every tenth posting of the shared data (~2,950). The longer run, with its
+ * answering from LanceDB. Every 8th posting of the shared data (~3,700). The longer run, with its
  * count of disagreements: bun bench/perf/engines-agree.ts.
  */
 let pair: EnginePair;
 let postings: Array<Record<string, any>>;
 
 beforeAll(async () => {
-  postings = await samplePostings(10);
-  pair = await startEnginePair(postings);
+  const loaded = await loadedSample(8);
+  postings = loaded.postings;
+  pair = await startEnginePair(postings, {}, loaded.dataDir);
 }, 300_000);
 afterAll(() => pair.stop());
 

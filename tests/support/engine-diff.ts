@@ -25,14 +25,20 @@ export interface EnginePair {
   stop(): Promise<void>;
 }
 
-/** Two servers on one table: the first answers from memory, the second from LanceDB (the table is above its bound). */
-export async function startEnginePair(postings: object[], env: Record<string, string> = {}): Promise<EnginePair> {
+/**
+ * Two servers on one table: the first answers from memory, the second from LanceDB (the table is above
+ * its bound). `loaded`: a DATA_DIR already holding `postings` (loaded with the default
+ * VECTOR_INDEX_MIN_ROWS), served instead of loading them.
+ */
+export async function startEnginePair(postings: object[], env: Record<string, string> = {}, loaded?: string): Promise<EnginePair> {
   const open: Record<string, string> = { SEARCH_CACHE_MB: "0", RATE_LIMIT_PER_MINUTE: "1000000", MAX_IN_FLIGHT_PER_KEY: "64", ...env };
-  const memory = await startTestServer({ env: open });
-  // Loaded here rather than by startTestServer: a VECTOR_INDEX_MIN_ROWS in `env` must hold for the load's own index build too.
-  const records = postings.map((value, i) => ({ ref: `record ${i + 1}`, value }));
-  await ingestRecords(memory.server, records, { vectorIndexMinRows: Number(open.VECTOR_INDEX_MIN_ROWS ?? VECTOR_INDEX_MIN_ROWS) });
-  await memory.server.store.warm();
+  const memory = await startTestServer({ env: open, ...(loaded === undefined ? {} : { dataDir: loaded }) });
+  if (loaded === undefined) {
+    // Loaded here rather than by startTestServer: a VECTOR_INDEX_MIN_ROWS in `env` must hold for the load's own index build too.
+    const records = postings.map((value, i) => ({ ref: `record ${i + 1}`, value }));
+    await ingestRecords(memory.server, records, { vectorIndexMinRows: Number(open.VECTOR_INDEX_MIN_ROWS ?? VECTOR_INDEX_MIN_ROWS) });
+    await memory.server.store.warm();
+  }
   const lance = await startTestServer({ dataDir: memory.dataDir, env: { ...open, HOT_PATH_MAX_POSTINGS: String(Math.max(1, Math.floor(postings.length / 2))) } });
   if (!("version" in (memory.server.store.memoryCopy() ?? {}))) throw new Error("the memory server holds no copy");
   if (!("skipped" in (lance.server.store.memoryCopy() ?? {}))) throw new Error("the LanceDB server holds a copy");

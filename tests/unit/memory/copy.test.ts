@@ -1,7 +1,6 @@
 import { rmSync } from "node:fs";
 import { NO_FILTERS, filterSet } from "../../../server/store/filter-set.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readRecords } from "../../../server/ingest/read.ts";
 import { openStore, type JobStore } from "../../../server/store/store.ts";
 import { memoryCopyUpTo } from "../../../server/memory/holder.ts";
 import { keywordClauses } from "../../../server/rank/keyword-query.ts";
@@ -10,12 +9,13 @@ import { searchJobs } from "../../../server/search/search.ts";
 import { parseSearchRequest } from "../../../shared/search.ts";
 import wabt from "wabt";
 import { DOT_WASM_BASE64 } from "../../../server/memory/dot-wasm.ts";
-import { SHARED_DATA, seededRandom, startTestServer, tempDir, type TestServer } from "../../support/helpers.ts";
+import { seededRandom, startTestServer, tempDir, type TestServer } from "../../support/helpers.ts";
+import { loadedSample } from "../../support/stores.ts";
 
 /*
  * The in-memory copy (server/memory/) against LanceDB on the same table: every filter admits the
  * same postings, nearest neighbours are the same, keyword matches agree, and the copy follows
- * the table's version. Every 6th posting of the shared data (~4,900 real postings).
+ * the table's version. Every 8th posting of the shared data (~3,700 real postings).
  */
 let t: TestServer;
 let lance: JobStore;
@@ -23,10 +23,9 @@ let hot: JobStore;
 let sample: Array<Record<string, any>>;
 
 beforeAll(async () => {
-  const all = await readRecords(SHARED_DATA);
-  const picked = all.filter((_, i) => i % 6 === 0);
-  sample = picked.map((record) => record.value as Record<string, any>);
-  t = await startTestServer({ records: sample });
+  const loaded = await loadedSample(8);
+  sample = loaded.postings;
+  t = await startTestServer({ dataDir: loaded.dataDir });
   hot = t.server.store;
   await hot.warm();
   lance = await openStore({ dataDir: t.dataDir, modelId: t.server.embedder.modelId, dimension: t.server.embedder.dimension });

@@ -1,20 +1,17 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { ingestRecords } from "../../../server/ingest/ingest.ts";
-import { readRecords } from "../../../server/ingest/read.ts";
-import { postSearch, SHARED_DATA, startTestServer, type TestServer } from "../../support/helpers.ts";
+import { postSearch, startTestServer, type TestServer } from "../../support/helpers.ts";
+import { loadedSample, sharedRecords } from "../../support/stores.ts";
 
 /** Every 8th posting of the shared data set: ~3,700 real postings from both sources and all years. */
 let t: TestServer;
 let sample: Array<Record<string, any>>;
 
 beforeAll(async () => {
-  const all = await readRecords(SHARED_DATA);
-  expect(all.length).toBe(29_513);
-  const picked = all.filter((_, i) => i % 8 === 0);
-  sample = picked.map((record) => record.value as Record<string, any>);
-  t = await startTestServer();
-  const summary = await ingestRecords(t.server, picked);
-  expect(summary).toMatchObject({ inserted: picked.length, invalid: 0 });
+  expect((await sharedRecords()).length).toBe(29_513);
+  const loaded = await loadedSample(8);
+  sample = loaded.postings;
+  expect(loaded.summary).toMatchObject({ inserted: sample.length, invalid: 0 });
+  t = await startTestServer({ dataDir: loaded.dataDir });
 }, 120_000);
 afterAll(() => t.stop());
 
