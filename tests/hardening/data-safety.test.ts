@@ -3,10 +3,10 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import * as lancedb from "@lancedb/lancedb";
 import { ingestRecords } from "../../server/ingest/ingest.ts";
-import { readRecords } from "../../server/ingest/read.ts";
 import { startServer, type RunningServer } from "../../server/start.ts";
 import { createLogger } from "../../server/log.ts";
-import { runCli, SHARED_DATA, startTestServer, tempDir, testConfig, type TestServer } from "../support/helpers.ts";
+import { runCli, startTestServer, tempDir, testConfig, type TestServer } from "../support/helpers.ts";
+import { sharedRecords } from "../support/stores.ts";
 
 /**
  * A server answers 16 concurrent searchers while the CLI loads 1,500 real postings into its DATA_DIR
@@ -29,7 +29,7 @@ const versions = new Map<string, Set<string>>();
 
 beforeAll(async () => {
   work = tempDir("jobsearch-safety-");
-  const records = (await readRecords(SHARED_DATA)).slice(0, POSTINGS).map((r) => r.value as Posting);
+  const records = (await sharedRecords()).slice(0, POSTINGS).map((r) => r.value as Posting);
   const earlier: Posting[] = records.slice(0, EARLIER).map((r) => ({ ...r, job_title: `${r.job_title ?? "Job"} (earlier version)` }));
   for (const posting of [...earlier, ...records]) {
     const url = String(posting.job_url);

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { cpSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { ingestFile } from "../../server/ingest/ingest.ts";
-import { readRecords } from "../../server/ingest/read.ts";
 import { loadEmbedder, type Embedder } from "../../server/embedding/embedder.ts";
 import { openStore } from "../../server/store/store.ts";
-import { MODELS_DIR, ROOT, SHARED_DATA, latestTableVersion, seededRandom, tempDir, until } from "../support/helpers.ts";
+import { MODELS_DIR, ROOT, latestTableVersion, seededRandom, tempDir, until } from "../support/helpers.ts";
+import { sharedRecords } from "../support/stores.ts";
 
 /**
  * SIGKILL during a real CLI load, 10 times at seeded random points of the load. The load (600 real
@@ -39,7 +39,7 @@ const runs: Record<"old" | "empty", Versions> = {} as never;
 beforeAll(async () => {
   embedder = await loadEmbedder({ model: "static", allowRemote: false, modelsDir: MODELS_DIR });
   work = tempDir("jobsearch-kill-");
-  const records = (await readRecords(SHARED_DATA)).slice(0, 600).map((r) => r.value as Record<string, unknown>);
+  const records = (await sharedRecords()).slice(0, 600).map((r) => r.value as Record<string, unknown>);
   const earlier = records.slice(0, 300).map((r, i) => (i < 150 ? r : { ...r, job_description: `${r.job_description} (earlier version)` }));
   const oldFile = join(work, "old.jsonl");
   newFile = join(work, "new.jsonl");

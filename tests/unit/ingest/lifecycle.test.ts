@@ -2,8 +2,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import * as lancedb from "@lancedb/lancedb";
-import { readRecords } from "../../../server/ingest/read.ts";
-import { latestTableVersion, MODELS_DIR, ROOT, SHARED_DATA, runCli, seededRandom, spawnServer, tempDir, until } from "../../support/helpers.ts";
+import { latestTableVersion, MODELS_DIR, ROOT, runCli, seededRandom, spawnServer, tempDir, until } from "../../support/helpers.ts";
+import { sharedRecords } from "../../support/stores.ts";
 
 /**
  * Removing postings: `cli delete` by id, source and date, `cli ingest --replace-source` (with its
@@ -25,7 +25,7 @@ let newIds: string[];
 
 beforeAll(async () => {
   work = tempDir("jobsearch-lifecycle-");
-  records = (await readRecords(SHARED_DATA)).filter((_, i) => i % 50 === 0).map((r) => r.value as Record<string, any>);
+  records = (await sharedRecords()).filter((_, i) => i % 50 === 0).map((r) => r.value as Record<string, any>);
   fullFile = join(work, "full.jsonl");
   await Bun.write(fullFile, records.map((r) => JSON.stringify(r)).join("\n"));
   const kept = records.filter((r, i) => r.data_source !== "hackernews" || i % 5 !== 0);

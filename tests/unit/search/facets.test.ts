@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { ingestRecords } from "../../../server/ingest/ingest.ts";
-import { readRecords } from "../../../server/ingest/read.ts";
 import { cleanCity } from "../../../server/ingest/city.ts";
 import { annualSalary } from "../../../server/salary/salary.ts";
 import { FACET_VALUES, salaryBucket } from "../../../server/search/facets.ts";
 import { FACET_DEPTH, FACET_NAMES } from "../../../shared/search.ts";
-import { postSearch, SHARED_DATA, startTestServer, type TestServer } from "../../support/helpers.ts";
+import { postSearch, startTestServer, type TestServer } from "../../support/helpers.ts";
+import { sharedRecords } from "../../support/stores.ts";
 
 /**
  * Facet counts equal a brute-force count made straight from the data file's records (not through
@@ -17,7 +17,7 @@ let t: TestServer;
 let sample: Record_[];
 
 beforeAll(async () => {
-  const all = await readRecords(SHARED_DATA);
+  const all = await sharedRecords();
   const picked = all.filter((_, i) => i % 40 === 0);
   sample = picked.map((record) => record.value as Record_);
   t = await startTestServer();

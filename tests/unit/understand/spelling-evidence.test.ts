@@ -2,11 +2,11 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { loadEmbedder } from "../../../server/embedding/embedder.ts";
 import { ingestRecords } from "../../../server/ingest/ingest.ts";
-import { readRecords } from "../../../server/ingest/read.ts";
 import { openStore } from "../../../server/store/store.ts";
 import type { TermStats } from "../../../server/store/term-stats.ts";
 import { understandQuery } from "../../../server/understand/understand.ts";
-import { MODELS_DIR, SHARED_DATA, tempDir } from "../../support/helpers.ts";
+import { MODELS_DIR, tempDir } from "../../support/helpers.ts";
+import { sharedRecords } from "../../support/stores.ts";
 
 /**
  * Spelling by evidence on real term statistics: those a load of every 4th posting of the shared data
@@ -16,7 +16,7 @@ import { MODELS_DIR, SHARED_DATA, tempDir } from "../../support/helpers.ts";
 let stats: TermStats;
 
 beforeAll(async () => {
-  const all = await readRecords(SHARED_DATA);
+  const all = await sharedRecords();
   const picked = all.filter((_, i) => i % 4 === 0).map((record) => record.value as Record<string, any>);
   const base = picked[0]!;
   const extra = Array.from({ length: 8 }, (_, i) => ({
