@@ -8,6 +8,7 @@ import { loadConfig } from "../../server/config.ts";
 import { connectRedis } from "../../server/redis.ts";
 import { runCli, SHARED_DATA, spawnServer, startTestServer, tempDir, until, type TestServer } from "../support/helpers.ts";
 import { startRedis, type TestRedis } from "../support/redis.ts";
+import { copyDataDir, loadDataDir } from "../support/stores.ts";
 
 /**
  * What one request may cost: pages up to result 1000, a few requests in flight per key (others are
@@ -18,13 +19,20 @@ const MCP_ACCEPT = "application/json, text/event-stream";
 
 /** 3,000 real postings: deep pages take long enough for requests to overlap. */
 let postings: object[];
+/** A DATA_DIR holding them, loaded once: each server of the file that needs them serves a copy. */
+let loaded: string;
 let redis: TestRedis;
 beforeAll(async () => {
   const lines = gunzipSync(await Bun.file(SHARED_DATA).bytes()).toString("utf8").split("\n");
   postings = lines.slice(0, 3000).filter((line) => line.trim() !== "").map((line) => JSON.parse(line) as object);
+  loaded = tempDir();
+  await loadDataDir(loaded, postings);
   redis = await startRedis();
+}, 120_000);
+afterAll(async () => {
+  await redis.stop();
+  rmSync(loaded, { recursive: true, force: true });
 });
-afterAll(() => redis.stop());
 
 const search = (url: string, key: string, body: object) =>
   fetch(`${url}/v1/search`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -43,7 +51,7 @@ const mcpSearches = async (url: string) => {
 describe("one server", () => {
   let t: TestServer;
   beforeAll(async () => {
-    t = await startTestServer({ records: postings, env: { SEARCH_CACHE_MB: "0", MAX_IN_FLIGHT_PER_KEY: "2", RATE_LIMIT_PER_MINUTE: "100000" } });
+    t = await startTestServer({ dataDir: copyDataDir(loaded), env: { SEARCH_CACHE_MB: "0", MAX_IN_FLIGHT_PER_KEY: "2", RATE_LIMIT_PER_MINUTE: "100000" } });
   }, 120_000);
   afterAll(() => t.stop());
 
@@ -222,11 +230,8 @@ test("a slot given back while Redis does not answer is given back once it answer
 });
 
 test("two server processes sharing Redis hold one key to its slots together; another key is served meanwhile", async () => {
-  const dataDir = tempDir();
+  const dataDir = copyDataDir(loaded);
   try {
-    const file = `${dataDir}/postings.json`;
-    await Bun.write(file, JSON.stringify(postings));
-    expect((await runCli(["ingest", file], { DATA_DIR: dataDir })).code).toBe(0);
     // What is checked is who holds a slot, not how fast a deep page comes on a busy machine: no search times out (503).
     const env = {
       REDIS_URL: redis.url, DEMO_DATA: "false", SEARCH_CACHE_MB: "0", MAX_IN_FLIGHT_PER_KEY: "2", RATE_LIMIT_PER_MINUTE: "100000",
