@@ -106,40 +106,47 @@ test("a key's rate limit holds for the whole service with Redis too", async () =
   }
 }, 60_000);
 
-test("requests in flight are limited per key across both processes, and the slots a dead worker held come back", async () => {
-  const dataDir = newDir();
-  const key = await createKey(dataDir);
-  const cluster = await startCluster(dataDir, { MAX_IN_FLIGHT_PER_KEY: String(SLOTS) });
-  // SLOTS requests whose bodies wait: they take every slot, wherever the kernel sent them.
-  const held = await holdSlots(cluster.url, key, SLOTS, () => search(cluster.url, key), { q: "engineer", top_k: 1 });
-  try {
-    const refused = await Promise.all(Array.from({ length: 12 }, () => search(cluster.url, key)));
-    expect(refused.map((a) => a.status)).toEqual(Array(12).fill(429));
-    expect((await cluster.pidsOf(refused.map((a) => a.requestId))).size).toBe(2);
+// One cluster for both tests: the second kills its primary outright, whatever worker the first left it.
+describe("two processes with a key's slots limited", () => {
+  let cluster: Cluster;
+  let key: string;
+  beforeAll(async () => {
+    const dataDir = newDir();
+    key = await createKey(dataDir);
+    cluster = await startCluster(dataDir, { MAX_IN_FLIGHT_PER_KEY: String(SLOTS) });
+  }, 60_000);
+  afterAll(() => cluster?.stop());
 
-    // The worker dies with its share of them; the primary's finish normally.
-    process.kill(cluster.workers[0]!, "SIGKILL");
-    const finished = await Promise.all(held.map((request) => request.finish()));
-    await cluster.waitFor((entry) => entry.msg === "server process ready" && entry.pid !== cluster.workers[0]);
-    expect(finished.filter((f) => f.status === 200).length).toBeGreaterThan(0);
-    expect(finished.filter((f) => Number.isNaN(f.status)).length).toBeGreaterThan(0); // cut off with the worker
-    for (let i = 0; i < SLOTS; i++) expect((await search(cluster.url, key)).status).toBe(200);
-    const together = await Promise.all(Array.from({ length: SLOTS }, () => search(cluster.url, key)));
-    expect(together.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(SLOTS - 1); // a slot given back may arrive a moment late
-  } finally {
-    for (const request of held) request.abort();
-    await cluster.stop();
-  }
-}, 60_000);
+  test("requests in flight are limited per key across both processes, and the slots a dead worker held come back", async () => {
+    // SLOTS requests whose bodies wait: they take every slot, wherever the kernel sent them.
+    const held = await holdSlots(cluster.url, key, SLOTS, () => search(cluster.url, key), { q: "engineer", top_k: 1 });
+    try {
+      const refused = await Promise.all(Array.from({ length: 12 }, () => search(cluster.url, key)));
+      expect(refused.map((a) => a.status)).toEqual(Array(12).fill(429));
+      expect((await cluster.pidsOf(refused.map((a) => a.requestId))).size).toBe(2);
 
-test("when the primary is killed outright, its workers stop too", async () => {
-  const dataDir = newDir();
-  await createKey(dataDir);
-  const cluster = await startCluster(dataDir);
-  cluster.process.kill("SIGKILL");
-  await cluster.process.exited;
-  expect(await until(() => cluster.workers.filter(alive), (left) => left.length === 0, 100)).toEqual([]);
-}, 60_000);
+      // The worker dies with its share of them; the primary's finish normally.
+      process.kill(cluster.workers[0]!, "SIGKILL");
+      const finished = await Promise.all(held.map((request) => request.finish()));
+      await cluster.waitFor((entry) => entry.msg === "server process ready" && entry.pid !== cluster.workers[0]);
+      expect(finished.filter((f) => f.status === 200).length).toBeGreaterThan(0);
+      expect(finished.filter((f) => Number.isNaN(f.status)).length).toBeGreaterThan(0); // cut off with the worker
+      for (let i = 0; i < SLOTS; i++) expect((await search(cluster.url, key)).status).toBe(200);
+      const together = await Promise.all(Array.from({ length: SLOTS }, () => search(cluster.url, key)));
+      expect(together.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(SLOTS - 1); // a slot given back may arrive a moment late
+    } finally {
+      for (const request of held) request.abort();
+    }
+  }, 60_000);
+
+  test("when the primary is killed outright, its workers stop too", async () => {
+    const workers = cluster.currentWorkers();
+    expect(workers).toHaveLength(1);
+    cluster.process.kill("SIGKILL");
+    await cluster.process.exited;
+    expect(await until(() => workers.filter(alive), (left) => left.length === 0, 100)).toEqual([]);
+  }, 60_000);
+});
 
 // --- helpers ---
 
