@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { openKeys } from "../../server/auth/stores.ts";
 import { anotherJobLike, fixturePostings } from "../support/fixtures/postings.ts";
-import { runCli, spawnServer, tempDir } from "../support/helpers.ts";
+import { runCli, spawnServer, tempDir, testConfig } from "../support/helpers.ts";
 import { startRedis, type TestRedis } from "../support/redis.ts";
 import { startReceiver, type ReceivedHook, type Receiver } from "../support/receiver.ts";
+import { loadDataDir } from "../support/stores.ts";
 
 /**
  * The webhook outbox across processes: a server SIGKILLed while a delivery waits on the receiver
@@ -24,14 +26,21 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A DATA_DIR with the fixture postings loaded and an API key; `env` is shared by the CLI and the servers. */
+/**
+ * A DATA_DIR with the fixture postings loaded and an API key (made in this process, by the functions
+ * `cli ingest` and `cli keys create` run); `env` is shared by the CLI and the servers.
+ */
 async function prepare(env: Record<string, string> = {}) {
   const dataDir = tempDir();
   dirs.push(dataDir);
   const all = { ...WEBHOOK_ENV, DATA_DIR: dataDir, ...env };
-  await load(all, fixturePostings());
-  const created = await runCli(["keys", "create", "--name", "hooks", "--json"], all);
-  return { dataDir, env: all, key: (JSON.parse(created.stdout) as { key: string }).key };
+  await loadDataDir(dataDir, fixturePostings());
+  const keys = await openKeys(testConfig(dataDir, all));
+  try {
+    return { dataDir, env: all, key: (await keys.create("hooks")).key };
+  } finally {
+    keys.close();
+  }
 }
 
 async function load(env: Record<string, string>, postings: object[]): Promise<void> {
