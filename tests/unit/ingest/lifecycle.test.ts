@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import * as lancedb from "@lancedb/lancedb";
-import { latestTableVersion, MODELS_DIR, ROOT, runCli, seededRandom, spawnServer, tempDir, until } from "../../support/helpers.ts";
+import { latestTableVersion, MODELS_DIR, postSearch, ROOT, runCli, seededRandom, startTestServer, tempDir, until } from "../../support/helpers.ts";
 import { sharedRecords } from "../../support/stores.ts";
 
 /**
@@ -111,20 +111,15 @@ test("ingest --replace-source removes what the file lacks, refuses to remove ove
 }, 60_000);
 
 test("a running server stops returning deleted postings", async () => {
-  const dir = copy("server");
-  const server = await spawnServer(dir, { DEMO_DATA: "false", READ_CONSISTENCY_MS: "200" });
+  // The server runs in this process; the delete is another's, the CLI's.
+  const server = await startTestServer({ dataDir: copy("server"), env: { READ_CONSISTENCY_MS: "200" } });
   try {
-    const key = (await runCli(["keys", "create", "--name", "t", "--json"], { DATA_DIR: dir })).stdout;
-    const apiKey = JSON.parse(key).key as string;
     const search = async () => {
-      const response = await fetch(`${server.ready.url}/v1/search`, {
-        method: "POST", headers: { "x-api-key": apiKey, "content-type": "application/json" },
-        body: JSON.stringify({ q: "engineer", source: "ruanyf-weekly", top_k: 100, understand: false }),
-      });
-      return response.json() as Promise<{ results: unknown[]; error?: string }>;
+      const { body } = await postSearch<{ results: unknown[]; error?: string }>(server, { q: "engineer", source: "ruanyf-weekly", top_k: 100, understand: false });
+      return body;
     };
     expect((await search()).results.length).toBeGreaterThan(0);
-    expect((await runCli(["delete", "--source", "ruanyf-weekly"], { DATA_DIR: dir })).code).toBe(0);
+    expect((await runCli(["delete", "--source", "ruanyf-weekly"], { DATA_DIR: server.dataDir })).code).toBe(0);
     const after = await until(search, (page) => page.error !== undefined, 100);
     // The source is gone from the data: naming it is now the 400 listing the sources left.
     expect(after.error ?? "").toContain("source must be one of: hackernews");
