@@ -5,6 +5,7 @@ import { gunzipSync } from "node:zlib";
 import { openStore } from "../../server/store/store.ts";
 import { loadEmbedder, type Embedder } from "../../server/embedding/embedder.ts";
 import { ingestKilledDuringRebuild, latestTableVersion, MODELS_DIR, ROOT, runCli, seededRandom, SHARED_DATA, spawnServer, tempDir, until } from "../support/helpers.ts";
+import { createApiKey } from "../support/stores.ts";
 
 /**
  * The write lease with real processes on real postings (the first 3,000 of the shared 29,513, in
@@ -51,7 +52,7 @@ test("two loads of the same file started together: the second waits, the table h
   expect(summaries[1]).toMatch(new RegExp(`^ingested ${POSTINGS} new, 0 updated, \\d+ skipped in .*; built the vector index in `));
   expect(await distinctRows(dir)).toEqual({ rows: POSTINGS, ids: POSTINGS, pending: false, vectorIndex: true });
 
-  const { key } = JSON.parse((await runCli(["keys", "create", "--name", "after-load", "--json"], { DATA_DIR: dir })).stdout) as { key: string };
+  const key = await createApiKey(dir, "after-load");
   const server = await spawnServer(dir, { ...ENV, DEMO_DATA: "false" });
   const SEARCHES = 50;
   // The whole log is read (a pipe left unread would fill and stall the server) and shown on a failure.

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { connect, type Socket } from "node:net";
-import { openKeys } from "../../server/auth/stores.ts";
 import { fixturePostings } from "../support/fixtures/postings.ts";
-import { connectMcp, spawnServer, startTestServer, tempDir, testConfig, type TestServer } from "../support/helpers.ts";
+import { connectMcp, spawnServer, startTestServer, tempDir, type TestServer } from "../support/helpers.ts";
 import { rawClient } from "../support/rate-limit.ts";
 import { startRedis, type TestRedis } from "../support/redis.ts";
-import { loadDataDir } from "../support/stores.ts";
+import { createApiKey, loadDataDir } from "../support/stores.ts";
 
 /*
  * The limits are the service's, never a process's: with SERVER_PROCESSES=2 a key holds at most its
@@ -26,9 +25,7 @@ describe("two processes without Redis", () => {
     dataDir = tempDir("jobsearch-fail-closed-");
     // Loaded and given a key in process, by the functions `cli ingest` and `cli keys create` run.
     await loadDataDir(dataDir, fixturePostings());
-    const keys = await openKeys(testConfig(dataDir));
-    key = (await keys.create("held")).key;
-    keys.close();
+    key = await createApiKey(dataDir, "held");
     cluster = await startCluster(dataDir, { MAX_IN_FLIGHT_PER_KEY: String(SLOTS) });
   }, 120_000);
   afterAll(async () => {

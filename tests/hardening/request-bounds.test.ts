@@ -6,9 +6,9 @@ import { gunzipSync } from "node:zlib";
 import { createRedisRateLimiter } from "../../server/auth/rate-limit-redis.ts";
 import { loadConfig } from "../../server/config.ts";
 import { connectRedis } from "../../server/redis.ts";
-import { runCli, SHARED_DATA, spawnServer, startTestServer, tempDir, until, type TestServer } from "../support/helpers.ts";
+import { SHARED_DATA, spawnServer, startTestServer, tempDir, until, type TestServer } from "../support/helpers.ts";
 import { startRedis, type TestRedis } from "../support/redis.ts";
-import { copyDataDir, loadDataDir } from "../support/stores.ts";
+import { copyDataDir, createApiKey, loadDataDir } from "../support/stores.ts";
 
 /**
  * What one request may cost: pages up to result 1000, a few requests in flight per key (others are
@@ -237,10 +237,8 @@ test("two server processes sharing Redis hold one key to its slots together; ano
       REDIS_URL: redis.url, DEMO_DATA: "false", SEARCH_CACHE_MB: "0", MAX_IN_FLIGHT_PER_KEY: "2", RATE_LIMIT_PER_MINUTE: "100000",
       SEARCH_TIMEOUT_MS: "200000", IDLE_TIMEOUT_S: "255",
     };
-    const created = async (name: string) =>
-      (JSON.parse((await runCli(["keys", "create", "--name", name, "--json"], { DATA_DIR: dataDir, ...env })).stdout) as { key: string }).key;
-    const key = await created("burst");
-    const other = await created("bystander");
+    const key = await createApiKey(dataDir, "burst", env);
+    const other = await createApiKey(dataDir, "bystander", env);
     const [one, two] = await Promise.all([spawnServer(dataDir, env), spawnServer(dataDir, env)]);
     try {
       const burst = Promise.all(

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { openKeys } from "../../server/auth/stores.ts";
 import { anotherJobLike, fixturePostings } from "../support/fixtures/postings.ts";
-import { runCli, spawnServer, tempDir, testConfig } from "../support/helpers.ts";
+import { runCli, spawnServer, tempDir } from "../support/helpers.ts";
 import { startRedis, type TestRedis } from "../support/redis.ts";
 import { startReceiver, type ReceivedHook, type Receiver } from "../support/receiver.ts";
-import { loadDataDir } from "../support/stores.ts";
+import { createApiKey, loadDataDir } from "../support/stores.ts";
 
 /**
  * The webhook outbox across processes: a server SIGKILLed while a delivery waits on the receiver
@@ -35,12 +34,7 @@ async function prepare(env: Record<string, string> = {}) {
   dirs.push(dataDir);
   const all = { ...WEBHOOK_ENV, DATA_DIR: dataDir, ...env };
   await loadDataDir(dataDir, fixturePostings());
-  const keys = await openKeys(testConfig(dataDir, all));
-  try {
-    return { dataDir, env: all, key: (await keys.create("hooks")).key };
-  } finally {
-    keys.close();
-  }
+  return { dataDir, env: all, key: await createApiKey(dataDir, "hooks", all) };
 }
 
 async function load(env: Record<string, string>, postings: object[]): Promise<void> {

@@ -1,5 +1,6 @@
 import { afterAll } from "bun:test";
 import { cpSync, rmSync } from "node:fs";
+import { openKeys } from "../../server/auth/stores.ts";
 import { loadEmbedder } from "../../server/embedding/embedder.ts";
 import { ingestRecords, type IngestOptions, type IngestSummary } from "../../server/ingest/ingest.ts";
 import { readRecords, type RawRecord } from "../../server/ingest/read.ts";
@@ -42,6 +43,19 @@ export async function loadDataDir(dataDir: string, values: readonly object[], op
     return await ingestRecords({ store, embedder }, values.map((value, i) => ({ ref: `record ${i + 1}`, value })), options);
   } finally {
     store.close();
+  }
+}
+
+/**
+ * An API key in the key store a server of `dataDir` with `env` reads (Redis with REDIS_URL), made in
+ * this process by the function `cli keys create` runs: for tests whose subject is not the CLI.
+ */
+export async function createApiKey(dataDir: string, name: string, env: Record<string, string> = {}, rateLimit?: number): Promise<string> {
+  const keys = await openKeys(testConfig(dataDir, env));
+  try {
+    return (await keys.create(name, rateLimit)).key;
+  } finally {
+    keys.close();
   }
 }
 

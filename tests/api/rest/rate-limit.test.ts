@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { fixturePostings } from "../../support/fixtures/postings.ts";
-import { runCli, spawnServer, startTestServer, tempDir, type TestServer } from "../../support/helpers.ts";
+import { spawnServer, startTestServer, tempDir, type TestServer } from "../../support/helpers.ts";
 import { startRedis } from "../../support/redis.ts";
+import { createApiKey, loadDataDir } from "../../support/stores.ts";
 
 const search = (url: string, key: string) =>
   fetch(`${url}/v1/search`, { method: "POST", headers: { "x-api-key": key }, body: JSON.stringify({ q: "nurse", top_k: 1 }) });
@@ -58,11 +59,8 @@ describe("through Redis, two server processes", () => {
     const redis = await startRedis();
     const dataDir = tempDir();
     const env = { REDIS_URL: redis.url, DEMO_DATA: "false", MAX_IN_FLIGHT_PER_KEY: "100" };
-    const ingestFile = `${dataDir}/postings.json`;
-    await Bun.write(ingestFile, JSON.stringify(fixturePostings().slice(0, 4)));
-    expect((await runCli(["ingest", ingestFile], { DATA_DIR: dataDir })).code).toBe(0);
-    const created = await runCli(["keys", "create", "--name", "shared", "--rate-limit", "10", "--json"], { DATA_DIR: dataDir, ...env });
-    const { key } = JSON.parse(created.stdout) as { key: string };
+    await loadDataDir(dataDir, fixturePostings().slice(0, 4));
+    const key = await createApiKey(dataDir, "shared", env, 10);
 
     const one = await spawnServer(dataDir, env);
     const two = await spawnServer(dataDir, env);

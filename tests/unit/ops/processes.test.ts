@@ -7,6 +7,7 @@ import { writeLock } from "../../../server/store/write-lease.ts";
 import { fixturePostings } from "../../support/fixtures/postings.ts";
 import { holdSlots, runCli, serverLog, spawnServer, tempDir, until } from "../../support/helpers.ts";
 import { startRedis, type TestRedis } from "../../support/redis.ts";
+import { createApiKey } from "../../support/stores.ts";
 
 /*
  * SERVER_PROCESSES=2: a primary and one worker on one port (SO_REUSEPORT), as an operator runs them.
@@ -99,7 +100,7 @@ test("a key's rate limit holds for the whole service with Redis too", async () =
   const dataDir = newDir();
   const cluster = await startCluster(dataDir, { REDIS_URL: redis.url, MAX_IN_FLIGHT_PER_KEY: "64" });
   try {
-    const key = JSON.parse((await runCli(["keys", "create", "--name", "redis", "--rate-limit", String(LIMIT), "--json"], { DATA_DIR: dataDir, REDIS_URL: redis.url })).stdout).key;
+    const key = await createApiKey(dataDir, "redis", { REDIS_URL: redis.url }, LIMIT);
     await expectOneLimit(cluster, key);
   } finally {
     await cluster.stop();
@@ -164,10 +165,9 @@ function newDir(): string {
   return dir;
 }
 
-async function createKey(dataDir: string, rateLimit?: number): Promise<string> {
-  const limit = rateLimit === undefined ? [] : ["--rate-limit", String(rateLimit)];
-  const created = await runCli(["keys", "create", "--name", "test", ...limit, "--json"], { DATA_DIR: dataDir });
-  return (JSON.parse(created.stdout) as { key: string }).key;
+/** A key made in this process, as `cli keys create` makes it (the CLI's own tests are elsewhere). */
+function createKey(dataDir: string, rateLimit?: number): Promise<string> {
+  return createApiKey(dataDir, "test", {}, rateLimit);
 }
 
 /** `bun server/main.ts` with SERVER_PROCESSES=2, its stderr read on into `log()`. */

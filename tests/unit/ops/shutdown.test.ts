@@ -1,6 +1,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
-import { holdSlots, runCli, serverLog, spawnServer, tempDir, until } from "../../support/helpers.ts";
+import { holdSlots, serverLog, spawnServer, tempDir, until } from "../../support/helpers.ts";
+import { createApiKey } from "../../support/stores.ts";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -13,9 +14,7 @@ afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true 
 async function serverWithKey() {
   const dataDir = tempDir();
   dirs.push(dataDir);
-  const created = await runCli(["keys", "create", "--name", "shutdown", "--json"], { DATA_DIR: dataDir });
-  expect(created.code).toBe(0);
-  const { key } = JSON.parse(created.stdout) as { key: string };
+  const key = await createApiKey(dataDir, "shutdown");
   const server = await spawnServer(dataDir, { DEMO_DATA: "false", LOG_FORMAT: "json", MAX_IN_FLIGHT_PER_KEY: "1", IDLE_TIMEOUT_S: "255" });
   const url = server.ready.url as string;
   const search = (body = '{"q":"nurse"}') =>

@@ -1,7 +1,6 @@
 import { afterAll, expect, test } from "bun:test";
 import { NO_FILTERS, filterSet } from "../../../server/store/filter-set.ts";
 import { rmSync } from "node:fs";
-import { join } from "node:path";
 import { loadEmbedder } from "../../../server/embedding/embedder.ts";
 import { openStore } from "../../../server/store/store.ts";
 import { ingestRecords } from "../../../server/ingest/ingest.ts";
@@ -10,7 +9,8 @@ import { buildWhere } from "../../../server/store/filter.ts";
 import { partitionedIndex } from "../../../server/store/indexes.ts";
 import { createLogger } from "../../../server/log.ts";
 import { fixturePostings } from "../../support/fixtures/postings.ts";
-import { MODELS_DIR, runCli, serverLog, spawnServer, tempDir } from "../../support/helpers.ts";
+import { MODELS_DIR, serverLog, spawnServer, tempDir } from "../../support/helpers.ts";
+import { createApiKey, loadDataDir } from "../../support/stores.ts";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -18,11 +18,8 @@ afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true 
 test("the server builds the ANN index in the background past VECTOR_INDEX_MIN_ROWS, and searches stay right meanwhile", async () => {
   const dataDir = tempDir();
   dirs.push(dataDir);
-  const file = join(dataDir, "postings.json");
-  await Bun.write(file, JSON.stringify(fixturePostings()));
-  expect((await runCli(["ingest", file], { DATA_DIR: dataDir })).code).toBe(0);
-  const created = await runCli(["keys", "create", "--name", "index", "--json"], { DATA_DIR: dataDir });
-  const { key } = JSON.parse(created.stdout) as { key: string };
+  await loadDataDir(dataDir, fixturePostings());
+  const key = await createApiKey(dataDir, "index");
 
   const embedder = await loadEmbedder({ model: "static", allowRemote: false, modelsDir: MODELS_DIR });
   const store = await openStore({ dataDir, modelId: embedder.modelId, dimension: embedder.dimension, readConsistencyMs: 0 });

@@ -1,12 +1,12 @@
 import { afterAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
-import { join } from "node:path";
 import { loadEmbedder } from "../../../server/embedding/embedder.ts";
 import { deletePostings } from "../../../server/ingest/lifecycle.ts";
 import { NO_FILTERS } from "../../../server/store/filter-set.ts";
 import { openStore } from "../../../server/store/store.ts";
 import { fixturePostings } from "../../support/fixtures/postings.ts";
-import { MODELS_DIR, runCli, tempDir } from "../../support/helpers.ts";
+import { MODELS_DIR, tempDir } from "../../support/helpers.ts";
+import { loadDataDir } from "../../support/stores.ts";
 
 /*
  * One table version per answer (store/read.ts versionViews): a view keeps reading the version it was opened
@@ -19,9 +19,7 @@ afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true 
 async function loadedDir(): Promise<string> {
   const dir = tempDir();
   dirs.push(dir);
-  const file = join(dir, "postings.json");
-  await Bun.write(file, JSON.stringify(fixturePostings()));
-  expect((await runCli(["ingest", file], { DATA_DIR: dir })).code).toBe(0);
+  await loadDataDir(dir, fixturePostings());
   return dir;
 }
 
