@@ -3,7 +3,7 @@ import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import * as lancedb from "@lancedb/lancedb";
 import { latestTableVersion, MODELS_DIR, postSearch, ROOT, runCli, seededRandom, startTestServer, tempDir, until } from "../../support/helpers.ts";
-import { sharedRecords } from "../../support/stores.ts";
+import { loadDataDir, sharedRecords } from "../../support/stores.ts";
 
 /**
  * Removing postings: `cli delete` by id, source and date, `cli ingest --replace-source` (with its
@@ -17,7 +17,6 @@ const KILLS = 6;
 let work: string;
 let base: string;
 let records: Array<Record<string, any>>;
-let fullFile: string;
 /** The file with a fifth of the postings of the larger source left out, and one changed. */
 let trimmedFile: string;
 let oldIds: string[];
@@ -26,14 +25,12 @@ let newIds: string[];
 beforeAll(async () => {
   work = tempDir("jobsearch-lifecycle-");
   records = (await sharedRecords()).filter((_, i) => i % 50 === 0).map((r) => r.value as Record<string, any>);
-  fullFile = join(work, "full.jsonl");
-  await Bun.write(fullFile, records.map((r) => JSON.stringify(r)).join("\n"));
   const kept = records.filter((r, i) => r.data_source !== "hackernews" || i % 5 !== 0);
   kept[1] = { ...kept[1], job_description: `${kept[1]!.job_description} (changed)` };
   trimmedFile = join(work, "trimmed.jsonl");
   await Bun.write(trimmedFile, kept.map((r) => JSON.stringify(r)).join("\n"));
   base = join(work, "base");
-  expect((await runCli(["ingest", fullFile], { DATA_DIR: base })).code).toBe(0);
+  await loadDataDir(base, records);
   oldIds = records.map((r) => String(r.id)).sort();
   newIds = kept.map((r) => String(r.id)).sort();
 }, 120_000);
