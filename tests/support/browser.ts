@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { ROOT } from "./helpers.ts";
+import { whenRunEnds } from "./stores.ts";
 
 /** Debian's Chromium (`apt-get install -y chromium`; .ci/run installs it). Playwright cannot download one here. */
 export const CHROMIUM = "/usr/bin/chromium";
@@ -27,3 +28,22 @@ export async function launchChromium(): Promise<Browser> {
     ],
   });
 }
+
+/**
+ * One Chromium for the run's test files, launched by the first that asks (a launch and its first page
+ * take ~2.5 s); each file opens a context of its own, as isolated as a browser of its own.
+ */
+export function sharedChromium(): Promise<Browser> {
+  if (shared === undefined) {
+    const launched = (shared = launchChromium());
+    whenRunEnds(async () => {
+      shared = undefined;
+      await (await launched).close();
+    });
+  }
+  return shared;
+}
+
+// --- internal ---
+
+let shared: Promise<Browser> | undefined;

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll } from "bun:test";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { ARTIFACTS, launchChromium } from "./browser.ts";
+import { ARTIFACTS, sharedChromium } from "./browser.ts";
 import { fixturePostings } from "./fixtures/postings.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 
@@ -39,12 +39,12 @@ export interface SearchPage {
   problems: string[];
 }
 
-/** A server and a Chromium page for the file's tests: started before them, closed after. */
+/** A server and a Chromium page (a context of the run's Chromium) for the file's tests: started before them, closed after. */
 export function openSearchPage(): SearchPage {
   const web = { external: [] as string[], origins: new Set<string>(), problems: [] as string[] } as SearchPage;
   beforeAll(async () => {
     web.t = await startTestServer({ records: postings });
-    web.browser = await launchChromium();
+    web.browser = await sharedChromium();
     const context = (web.context = await web.browser.newContext({ viewport: { width: 1100, height: 900 } }));
     web.origins.add(web.t.url);
     await context.route("**/*", (route) => {
@@ -63,7 +63,7 @@ export function openSearchPage(): SearchPage {
     });
   });
   afterAll(async () => {
-    await web.browser?.close();
+    await web.context?.close();
     await web.t?.stop();
   });
   return web;

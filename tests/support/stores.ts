@@ -11,8 +11,9 @@ import { SHARED_DATA, tempDir, testConfig } from "./helpers.ts";
  * Real postings and loaded DATA_DIRs shared by the test files of a run (`bun test` runs them in one
  * process): the shared data is read once, a sample of it is loaded once, and each test file gets a
  * copy of the loaded folder of its own (a load of ~3,700 postings takes 7–10 s; a copy, a fraction
- * of a second). bunfig.toml preloads this file, so what it keeps is removed after the last file; a
- * file run without the preload removes it after itself.
+ * of a second). bunfig.toml preloads this file, so what it keeps is removed after the last file (and
+ * what others keep for the run is closed: whenRunEnds); a file run without the preload removes it
+ * after itself.
  */
 
 export interface LoadedSample {
@@ -24,10 +25,16 @@ export interface LoadedSample {
   dataDir: string;
 }
 
-afterAll(() => {
+afterAll(async () => {
+  for (const close of closers.splice(0)) await close();
   for (const dir of kept.splice(0)) rmSync(dir, { recursive: true, force: true });
   samples.clear();
 });
+
+/** Runs `close` once the run's last test file is done (the calling file, without the preload). */
+export function whenRunEnds(close: () => unknown): void {
+  closers.push(close);
+}
 
 /** The shared data's 29,513 records, read once a run; frozen, since every test file gets the same objects. */
 export function sharedRecords(): Promise<readonly RawRecord[]> {
@@ -89,6 +96,7 @@ let records: Promise<readonly RawRecord[]> | undefined;
 const samples = new Map<number, Promise<LoadedSample>>();
 /** Folders this file made for the whole run. */
 const kept: string[] = [];
+const closers: Array<() => unknown> = [];
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
