@@ -8,9 +8,9 @@ import { MODELS_DIR, ROOT, latestTableVersion, seededRandom, tempDir, until } fr
 import { sharedRecords } from "../support/stores.ts";
 
 /**
- * SIGKILL during a real CLI load, 10 times at seeded random points of the load. The load (600 real
- * postings, batches of 30) goes either into a table holding an earlier version of half of them (150
- * unchanged, 150 changed, 300 new) or into an empty DATA_DIR (so index creation can be cut too). Each
+ * SIGKILL during a real CLI load, 10 times at seeded random points of the load. The load (300 real
+ * postings, batches of 30) goes either into a table holding an earlier version of half of them (75
+ * unchanged, 75 changed, 150 new) or into an empty DATA_DIR (so index creation can be cut too). Each
  * kill falls when the table reaches a random version (an event of the load, not a moment on a busy
  * clock): half among the batches' commits, half among the versions the load writes as it finishes
  * (compaction, index builds), as counted in an uninterrupted run of each kind. After each kill the
@@ -39,8 +39,8 @@ const runs: Record<"old" | "empty", Versions> = {} as never;
 beforeAll(async () => {
   embedder = await loadEmbedder({ model: "static", allowRemote: false, modelsDir: MODELS_DIR });
   work = tempDir("jobsearch-kill-");
-  const records = (await sharedRecords()).slice(0, 600).map((r) => r.value as Record<string, unknown>);
-  const earlier = records.slice(0, 300).map((r, i) => (i < 150 ? r : { ...r, job_description: `${r.job_description} (earlier version)` }));
+  const records = (await sharedRecords()).slice(0, 300).map((r) => r.value as Record<string, unknown>);
+  const earlier = records.slice(0, 150).map((r, i) => (i < 75 ? r : { ...r, job_description: `${r.job_description} (earlier version)` }));
   const oldFile = join(work, "old.jsonl");
   newFile = join(work, "new.jsonl");
   await Bun.write(oldFile, earlier.map((r) => JSON.stringify(r)).join("\n"));
