@@ -8,6 +8,7 @@ import { titleWords } from "../store/filter.ts";
 import type { StoreReader } from "../store/store.ts";
 import { NOTIONS } from "../knowledge/knowledge.ts";
 import { contentKeys } from "../text/query-tokens.ts";
+import { explicitlySet } from "../understand/understand.ts";
 import { readProfile, type ProfileReading } from "./profile.ts";
 import { mentionsOf, skillKey, skillsIn, skillVocabulary, writtenSkills, type SkillVocabulary } from "./skills.ts";
 
@@ -235,18 +236,13 @@ function misfits(person: string | null, posting: string | null): boolean {
 function appliedFilters(read: Record<string, unknown>, asked: SearchRequest, taken: Record<string, unknown> = {}): { applied: Record<string, unknown>; hints: string[] } {
   const applied: Record<string, unknown> = {};
   const hints: string[] = [];
-  const explicit = asked.filters as Record<string, unknown>;
   for (const [name, value] of Object.entries(read)) {
-    const family = PLACE_FAMILIES.find((names) => names.includes(name)) ?? [name];
-    const overridden = family.find((n) => explicit[n] !== undefined);
+    const overridden = explicitlySet(name, asked.filters);
     if (overridden !== undefined) hints.push(`${name} ${JSON.stringify(value)} read from the profile was not applied: the request sets ${overridden}`);
-    else if (!family.some((n) => taken[n] !== undefined)) applied[name] = value;
+    else if (explicitlySet(name, taken) === undefined) applied[name] = value;
   }
   return { applied, hints };
 }
-
-/** Filters one of which says all there is of that condition: a city or a country is one place. */
-const PLACE_FAMILIES = [["city", "country", "near"], ["remote"], ["employment_type"]];
 
 function echoOf(reading: ProfileReading, { applied, nearby }: Record<"applied" | "nearby", Record<string, unknown>>, hints: string[], text: string): ProfileEcho {
   const notes = [...hints];

@@ -231,7 +231,8 @@ const FAMILIES: Record<string, string[]> = Object.fromEntries(
   [["city", "country", "near"], ["since", "until"], ["salary_min", "salary_max", "salary_currency"]].flatMap((family) => family.map((name) => [name, family])),
 );
 
-function explicitlySet(name: string, explicit: SearchFilters): string | undefined {
+/** The filter of `name`'s family (FAMILIES) that `explicit` sets, if any: it wins over one read from words. */
+export function explicitlySet(name: string, explicit: SearchFilters | Record<string, unknown>): string | undefined {
   return (FAMILIES[name] ?? [name]).find((n) => (explicit as Record<string, unknown>)[n] !== undefined);
 }
 
