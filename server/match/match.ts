@@ -174,12 +174,6 @@ function lifts(result: JobResult, fit: Fit): number {
   );
 }
 
-/** Whether a posting's title holds a title read from the profile, compared as query understanding compares titles: a developer and an engineer of a thing are one job. */
-function holdsTitle(postingTitle: string, title: string): boolean {
-  const keys = new Set(contentKeys(postingTitle, true));
-  return contentKeys(title, true).every((key) => keys.has(key));
-}
-
 function logit(p: number): number {
   const q = Math.min(1 - 1e-6, Math.max(1e-6, p));
   return Math.log(q / (1 - q));
@@ -192,7 +186,9 @@ function detail(posting: Pick<JobResult, "job_title" | "job_tags" | "seniority_l
   // Each as written: a matched one as the profile writes it, where it does; a missing one as the posting does.
   for (const [key, written] of skills) (has(key) ? matched.push(forms.get(key) ?? written) : missing.push(written));
   const reasons: string[] = [];
-  const title = reading.titles.find((t) => holdsTitle(posting.job_title ?? "", t));
+  // Compared as query understanding compares titles: a developer and an engineer of a thing are one job.
+  const titleKeys = new Set(contentKeys(posting.job_title ?? "", true));
+  const title = reading.titles.find((t) => contentKeys(t, true).every((key) => titleKeys.has(key)));
   if (title !== undefined) reasons.push(`title: ${title}`);
   if (skills.size > 0) reasons.push(`skills: ${matched.length} of ${skills.size}`);
   const level = levelOf(posting);
