@@ -8,6 +8,7 @@ import { titleWords } from "../store/filter.ts";
 import type { StoreReader } from "../store/store.ts";
 import { NOTIONS } from "../knowledge/knowledge.ts";
 import { contentKeys } from "../text/query-tokens.ts";
+import { scoreOfOdds } from "../rank/score.ts";
 import { explicitlySet } from "../understand/understand.ts";
 import { readProfile, type ProfileReading } from "./profile.ts";
 import { mentionsOf, skillKey, skillsIn, skillVocabulary, writtenSkills, type SkillVocabulary } from "./skills.ts";
@@ -88,7 +89,7 @@ export async function matchJobs(unpinned: SearchDeps, request: MatchRequest): Pr
   const ranked = [...pool.values()]
     .map((result) => {
       const odds = logit(result.score) + lifts(result, fit);
-      return { result, odds, score: Math.round(10_000 / (1 + Math.exp(-odds))) / 10_000 };
+      return { result, odds, score: scoreOfOdds(odds) };
     })
     .filter(({ score }) => score >= asked.minScore)
     // By the odds, not the rounded score: near 1 the rounding ties postings the odds still tell apart.

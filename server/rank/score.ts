@@ -23,7 +23,12 @@ export function fusedScore(f: Features): number {
 export function calibratedScore(fused: number, f: Features): number {
   let sum = SCORE.bias + SCORE.fused * fused;
   for (const name of SCORE_FEATURES) sum += SCORE[name] * f[name];
-  return Math.round((1 / (1 + Math.exp(-sum))) * 10_000) / 10_000;
+  return scoreOfOdds(sum);
+}
+
+/** A score from its log-odds: the logistic, to four decimals (every 0–1 score the service shows). */
+export function scoreOfOdds(odds: number): number {
+  return Math.round((1 / (1 + Math.exp(-odds))) * 10_000) / 10_000;
 }
 
 /** The features the score reads besides the fused score: the posting's own evidence and whether the data holds the job. */

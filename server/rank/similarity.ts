@@ -2,6 +2,7 @@ import { cjkBigrams, foldedWords } from "../text/fold.ts";
 import { withoutGenericCjk } from "../text/query-tokens.ts";
 import type { CandidateRow } from "../store/store.ts";
 import type { Features, RankingQuery } from "./features.ts";
+import { scoreOfOdds } from "./score.ts";
 import FITTED from "./similar-weights.json" with { type: "json" };
 
 /*
@@ -76,7 +77,7 @@ export function similarityScore(fused: number, f: Features, s: SimilarityEvidenc
   for (const name of SIMILARITY_SEARCH_FEATURES) sum += SIMILAR[name] * f[name];
   for (const name of SIMILARITY_FEATURES) sum += SIMILAR[name] * s[name];
   sum += LANGUAGE_MISMATCH * s.languageMismatch;
-  return Math.round((1 / (1 + Math.exp(-sum))) * 10_000) / 10_000;
+  return scoreOfOdds(sum);
 }
 
 /** The search's features the similarity model weighs. */
