@@ -1,9 +1,8 @@
 import type { KeyStore } from "../server/auth/api-keys.ts";
 import { openKeys } from "../server/auth/stores.ts";
 import { loadConfig, type Config } from "../server/config.ts";
-import { loadEmbedder, type Embedder } from "../server/embedding/embedder.ts";
-import { keepPlacesIndexIn } from "../server/places/gazetteer.ts";
-import { openStore, type JobStore } from "../server/store/store.ts";
+import type { Embedder } from "../server/embedding/embedder.ts";
+import type { JobStore } from "../server/store/store.ts";
 import { note } from "./format.ts";
 
 /**
@@ -31,6 +30,12 @@ let announced = false;
 
 /** Opens the embedder and the jobs table of DATA_DIR, as the server does. */
 export async function openLocalStore(config: Config): Promise<{ store: JobStore; embedder: Embedder }> {
+  // Loaded here: commands that never open the table (keys, config) would pay ~1 s for these on every start.
+  const [{ keepPlacesIndexIn }, { loadEmbedder }, { openStore }] = await Promise.all([
+    import("../server/places/gazetteer.ts"),
+    import("../server/embedding/embedder.ts"),
+    import("../server/store/store.ts"),
+  ]);
   keepPlacesIndexIn(config.embedding.modelsDir);
   const embedder = await loadEmbedder(config.embedding, note);
   const store = await openStore({

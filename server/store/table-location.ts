@@ -1,4 +1,4 @@
-import * as lancedb from "@lancedb/lancedb";
+import type { Connection } from "@lancedb/lancedb";
 import { S3Client } from "bun";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -35,7 +35,10 @@ export function isObjectStore(uri: string): boolean {
  * index data and 1 GB of file metadata. Measured at 29.5k postings: 26 MB after a few full-text and
  * vector queries (which the in-memory copy answers instead); at 1M the vector index is 405 MB on disk.
  */
-export function connectTable(location: TableLocation, readConsistencyMs?: number): Promise<lancedb.Connection> {
+export async function connectTable(location: TableLocation, readConsistencyMs?: number): Promise<Connection> {
+  // Loaded here, not at the top: configuration and CLI commands that never open a table (keys, a
+  // search against the service) would otherwise pay LanceDB's ~0.2 s load on every start.
+  const lancedb = await import("@lancedb/lancedb");
   return lancedb.connect(location.uri, {
     session: new lancedb.Session(BigInt(INDEX_CACHE_BYTES), BigInt(METADATA_CACHE_BYTES)),
     readConsistencyInterval: readConsistencyMs === undefined ? undefined : readConsistencyMs / 1000,
