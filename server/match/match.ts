@@ -11,7 +11,7 @@ import { contentKeys } from "../text/query-tokens.ts";
 import { scoreOfOdds } from "../rank/score.ts";
 import { explicitlySet } from "../understand/understand.ts";
 import { readProfile, type ProfileReading } from "./profile.ts";
-import { mentionsOf, skillKey, skillsIn, skillVocabulary, writtenSkills, type SkillVocabulary } from "./skills.ts";
+import { postingSkills, skillKey, skillVocabulary, type SkillVocabulary } from "./skills.ts";
 
 /*
  * A person matched to jobs: the profile read (profile.ts), its first title and main skills searched as
@@ -85,7 +85,7 @@ export async function matchJobs(unpinned: SearchDeps, request: MatchRequest): Pr
     if ((pool.get(result.id)?.score ?? -1) < result.score) pool.set(result.id, result);
   }
   const nearIds = new Set(near?.results.map((result) => result.id));
-  const fit = { ...fitOf(request.profile, reading, vocabulary), nearIds };
+  const fit = { ...fitOf(reading, vocabulary), nearIds };
   const ranked = [...pool.values()]
     .map((result) => {
       const odds = logit(result.score) + lifts(result, fit);
@@ -120,7 +120,7 @@ export async function matchJobs(unpinned: SearchDeps, request: MatchRequest): Pr
 export async function explainMatch(deps: Pick<SearchDeps, "store">, id: string, profile: string): Promise<{ id: string; job_title?: string; match: MatchDetail; text: string }> {
   const posting = await getPosting(deps, id);
   const { vocabulary, reading } = await read(deps.store, profile);
-  const match = detail(posting, posting.job_description, fitOf(profile, reading, vocabulary));
+  const match = detail(posting, posting.job_description, fitOf(reading, vocabulary));
   return { id, ...(posting.job_title ? { job_title: posting.job_title } : {}), match, text: sentenceOf(posting.job_title ?? "this posting", match) };
 }
 
@@ -155,9 +155,9 @@ interface Fit {
   nearIds?: ReadonlySet<string>;
 }
 
-function fitOf(profile: string, reading: ProfileReading, vocabulary: SkillVocabulary): Fit {
+function fitOf(reading: ProfileReading, vocabulary: SkillVocabulary): Fit {
   const emphasis = new Map(reading.skills.map((skill, i) => [skillKey(skill), 1 / (1 + i / 2)]));
-  return { reading, has: mentionsOf(profile, vocabulary), forms: writtenSkills(profile, vocabulary), emphasis, vocabulary };
+  return { reading, ...reading.mentions, emphasis, vocabulary };
 }
 
 /**
@@ -165,7 +165,7 @@ function fitOf(profile: string, reading: ProfileReading, vocabulary: SkillVocabu
  * place being where the person is; a seniority misfit takes away.
  */
 function lifts(result: JobResult, fit: Fit): number {
-  const asked = skillsIn(result.job_title ?? "", fit.vocabulary, result.job_tags).map(skillKey);
+  const asked = [...postingSkills(result.job_title ?? "", fit.vocabulary, result.job_tags).keys()];
   const held = asked.filter(fit.has).reduce((sum, key) => sum + (fit.emphasis.get(key) ?? EMPHASIS_FLOOR), 0);
   const skills = asked.length === 0 ? 0 : Math.min(1, held / Math.min(asked.length, FIT_SKILLS));
   return (
@@ -181,7 +181,7 @@ function logit(p: number): number {
 }
 
 function detail(posting: Pick<JobResult, "job_title" | "job_tags" | "seniority_level" | "city">, description: string, { reading, has, forms, vocabulary }: Fit): MatchDetail {
-  const skills = writtenSkills(`${posting.job_title ?? ""}\n${description}`, vocabulary, posting.job_tags);
+  const skills = postingSkills(`${posting.job_title ?? ""}\n${description}`, vocabulary, posting.job_tags);
   const matched: string[] = [];
   const missing: string[] = [];
   // Each as written: a matched one as the profile writes it, where it does; a missing one as the posting does.

@@ -3,8 +3,9 @@ import type { TermStats } from "../store/term-stats.ts";
 import { OCCUPATIONS } from "../knowledge/knowledge.ts";
 import { hasCjk } from "../text/fold.ts";
 import { compactText, contentKeys } from "../text/query-tokens.ts";
+import { phrasesAt, phraseStarts } from "../text/phrases.ts";
 import { understandQuery } from "../understand/understand.ts";
-import { skillsIn, type SkillVocabulary } from "./skills.ts";
+import { profileSkills, type SkillVocabulary } from "./skills.ts";
 
 /*
  * What a résumé or short profile says of the person, read line by line: the jobs held and sought
@@ -18,6 +19,8 @@ export interface ProfileReading {
   titles: string[];
   /** The skills named, most mentioned first. */
   skills: string[];
+  /** Each skill as the profile writes it, by key, and whether it mentions a skill in any form (skills.ts profileSkills). */
+  mentions: { forms: Map<string, string>; has: (key: string) => boolean };
   /** senior, junior, mid, intern or lead, from the titles or the years of experience; null when neither says. */
   seniority: string | null;
   /** Years of experience stated ("8 years", "三年"), the largest; null when none is. */
@@ -86,7 +89,7 @@ export function readProfile(text: string, context: ProfileContext): ProfileReadi
   });
   const years = yearsOf(text);
   const languages = languagesOf(lines);
-  const skills = rankedSkills(text, context.vocabulary);
+  const { ranked: skills, ...mentions } = profileSkills(text, context.vocabulary);
   // Ties keep the order they were first said in (a Map keeps insertion order; the sort is stable).
   // A title that is only a level ("intern") says the seniority, not the job.
   const titles = [...weights].sort((a, b) => b[1] - a[1]).map(([title]) => title).filter((title) => !levelOnly(title));
@@ -95,6 +98,7 @@ export function readProfile(text: string, context: ProfileContext): ProfileReadi
   return {
     titles,
     skills,
+    mentions,
     seniority: titleSeniority?.level ?? latestJob?.level ?? seniorityOfYears(years),
     years,
     filters: { ...found.stated, ...found.wish },
@@ -171,14 +175,9 @@ function lineTitles(line: string): Array<{ title: string; generic: boolean }> {
   const found: Array<{ title: string; generic: boolean }> = [];
   const keys = contentKeys(line, true);
   for (let i = 0; i < keys.length; ) {
-    let taken = 0;
-    for (let n = Math.min(TITLES.longest, keys.length - i); n >= 1 && taken === 0; n--) {
-      const title = TITLES.english.get(keys.slice(i, i + n).join(" "));
-      if (title === undefined) continue;
-      found.push({ title, generic: n === 1 && (TITLES.heads.get(keys[i]!) ?? 0) >= GENERIC_HEADS });
-      taken = n;
-    }
-    i += Math.max(1, taken);
+    const longest = phrasesAt(keys, i, TITLES.english, TITLES.starts)[0];
+    if (longest !== undefined) found.push({ title: TITLES.english.get(longest.key)!, generic: longest.n === 1 && (TITLES.heads.get(keys[i]!) ?? 0) >= GENERIC_HEADS });
+    i += longest?.n ?? 1;
   }
   if (hasCjk(line)) {
     const compact = compactText(line);
@@ -201,14 +200,13 @@ const TITLES = (() => {
     }
   }
   english.delete("");
-  const longest = Math.max(...[...english.keys()].map((key) => key.split(" ").length));
   // How many titles of two words or more end in each word: the nouns that head many jobs.
   const heads = new Map<string, number>();
   for (const key of english.keys()) {
     const words = key.split(" ");
     if (words.length > 1) heads.set(words.at(-1)!, (heads.get(words.at(-1)!) ?? 0) + 1);
   }
-  return { english, chinese: chinese.sort((a, b) => b[0].length - a[0].length), longest, heads };
+  return { english, chinese: chinese.sort((a, b) => b[0].length - a[0].length), starts: phraseStarts(english.keys()), heads };
 })();
 
 /** Where and how the person wants to work, as query understanding reads the line (a wish there stays a wish). */
@@ -269,13 +267,6 @@ function yearsOf(text: string): number | null {
     take(/\d/.test(m[1]!) ? Number(m[1]) : CHINESE_NUMBERS[m[1]!]!);
   }
   return best;
-}
-
-/** The skills named, most mentioned first (ties: first named first). */
-function rankedSkills(text: string, vocabulary: SkillVocabulary): string[] {
-  const counts = new Map<string, number>();
-  for (const line of text.split(/\r?\n/)) for (const skill of skillsIn(line, vocabulary)) counts.set(skill, (counts.get(skill) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1]).map(([skill]) => skill);
 }
 
 /** The items of a "Languages:" line, without their levels ("German (fluent)" → "German"). */

@@ -1,6 +1,7 @@
 import { ALIAS, NOTIONS, OCCUPATIONS, type NotionClause } from "../knowledge/knowledge.ts";
 import type { TermStats } from "../store/term-stats.ts";
 import { fold, hasCjk } from "../text/fold.ts";
+import { phrasesAt, phraseStarts } from "../text/phrases.ts";
 
 /*
  * Skills, as matching reads them in a profile and in a posting: the postings' own tags (what the data
@@ -20,6 +21,13 @@ export interface SkillVocabulary {
   /** Chinese skills, looked for as substrings. */
   cjk: string[];
   longest: number;
+  /** The leading words of the keys of several words (phrases.ts). */
+  starts: Set<string>;
+  /**
+   * Postings' words and tags → their keys, kept as postings are read (postingSkills): a version's
+   * postings are read again for every page that shows them. A profile's words are never kept.
+   */
+  postingKeys: Map<string, string>;
 }
 
 /** A tag is a skill of the data when at least this many postings carry it. */
@@ -62,7 +70,7 @@ export function skillVocabulary(tags: ReadonlyArray<{ value: string; count: numb
     if (asTag === 0 || (stats?.df[key] ?? 0) > EVERYDAY_RATIO * asTag) everyday.add(key);
   }
   const longest = Math.min(MAX_SKILL_WORDS, Math.max(1, ...[...byKey.keys()].map((key) => key.split(" ").length)));
-  return { byKey, everyday, cjk: cjk.sort((a, b) => b.length - a.length), longest };
+  return { byKey, everyday, cjk: cjk.sort((a, b) => b.length - a.length), longest, starts: phraseStarts(byKey.keys()), postingKeys: new Map() };
 }
 
 /**
@@ -81,21 +89,47 @@ export function writtenSkills(text: string, vocabulary: SkillVocabulary, tags: r
   return new Map([...findSkills(text, vocabulary, tags)].map(([key, skill]) => [key, skill.written]));
 }
 
+/** writtenSkills of a posting's text and tags, its words' keys kept with the vocabulary (postingKeys). */
+export function postingSkills(text: string, vocabulary: SkillVocabulary, tags: readonly string[]): Map<string, string> {
+  return new Map([...findSkills(text, vocabulary, tags, vocabulary.postingKeys)].map(([key, skill]) => [key, skill.written]));
+}
+
 /**
  * Whether `text` names a skill (by its key) in any form, an everyday word in lowercase too: what
  * decides that a posting's skill is one the person has ("compliance" in a profile matches a
  * posting's "Compliance"), while skillsIn decides what to list.
  */
 export function mentionsOf(text: string, vocabulary: SkillVocabulary): (key: string) => boolean {
+  return mentionsIn(text, namedWords(text), vocabulary);
+}
+
+/**
+ * What a profile names, its words read once: its skills most mentioned first (each counted once a line),
+ * each as it writes them (writtenSkills), and whether it mentions a skill (mentionsOf).
+ */
+export function profileSkills(text: string, vocabulary: SkillVocabulary): { ranked: string[]; forms: Map<string, string>; has: (key: string) => boolean } {
   const words = namedWords(text);
-  const keys = words.map((word) => word.key);
-  const grams = new Set<string>();
-  for (let i = 0; i < keys.length; i++) {
-    if (keys[i]!.length > SHORT_NAME || words[i]!.capital) grams.add(keys[i]!);
-    for (let n = 2; n <= vocabulary.longest && i + n <= keys.length; n++) grams.add(keys.slice(i, i + n).join(" "));
+  const counts = new Map<string, number>();
+  let at = 0;
+  let first = 0;
+  for (const line of text.split(/(?<=\n)/)) {
+    const end = at + line.length;
+    let last = first;
+    while (last < words.length && words[last]!.end <= end) last++;
+    const found = new Map<string, { name: string; written: string }>();
+    wordSkills(text, words.slice(first, last), vocabulary, found);
+    cjkSkills(line, vocabulary, found);
+    for (const { name } of found.values()) counts.set(name, (counts.get(name) ?? 0) + 1);
+    [at, first] = [end, last];
   }
-  const compact = hasCjk(text) ? text.toLowerCase().replace(/\s+/g, "") : "";
-  return (key) => grams.has(key) || (compact !== "" && hasCjk(key) && compact.includes(key));
+  const whole = new Map<string, { name: string; written: string }>();
+  wordSkills(text, words, vocabulary, whole);
+  cjkSkills(text, vocabulary, whole);
+  return {
+    ranked: [...counts].sort((a, b) => b[1] - a[1]).map(([skill]) => skill),
+    forms: new Map([...whole].map(([key, skill]) => [key, skill.written])),
+    has: mentionsIn(text, words, vocabulary),
+  };
 }
 
 /** The key two spellings of one skill share: its words aliased and folded ("Node.js", "nodejs" → "node.js"). */
@@ -107,34 +141,55 @@ export function skillKey(name: string): string {
 
 // --- internal ---
 
-function findSkills(text: string, vocabulary: SkillVocabulary, tags: readonly string[]): Map<string, { name: string; written: string }> {
+/** `kept` (a posting's text only): words' and tags' keys found before, and where to keep those found now. */
+function findSkills(text: string, vocabulary: SkillVocabulary, tags: readonly string[], kept?: Map<string, string>): Map<string, { name: string; written: string }> {
   const found = new Map<string, { name: string; written: string }>();
   for (const tag of tags) {
-    const key = skillKey(tag.toLowerCase());
+    const key = keyOnce(`#${tag}`, () => skillKey(tag.toLowerCase()), kept);
     const name = vocabulary.byKey.get(key);
     if (name !== undefined) found.set(key, { name, written: tag });
   }
-  const words = namedWords(text);
+  wordSkills(text, namedWords(text, kept), vocabulary, found);
+  cjkSkills(text, vocabulary, found);
+  return found;
+}
+
+/** The skills `words` of `text` name into `found`: the longest where two overlap, a name's capitals kept. */
+function wordSkills(text: string, words: NamedWord[], vocabulary: SkillVocabulary, found: Map<string, { name: string; written: string }>): void {
+  const keys = words.map((word) => word.key);
   for (let i = 0; i < words.length; ) {
     let taken = 0;
-    for (let n = Math.min(vocabulary.longest, words.length - i); n >= 1 && taken === 0; n--) {
-      const key = words.slice(i, i + n).map((w) => w.key).join(" ");
-      const name = vocabulary.byKey.get(key);
-      if (name === undefined) continue;
+    for (const { key, n } of phrasesAt(keys, i, vocabulary.byKey, vocabulary.starts, vocabulary.longest)) {
       if (n === 1 && ((vocabulary.everyday.has(key) && !words[i]!.asName) || (key.length <= SHORT_NAME && !words[i]!.capital))) continue;
-      if (!found.get(key)?.written.match(/\p{Lu}/u)) found.set(key, { name, written: text.slice(words[i]!.start, words[i + n - 1]!.end) });
+      if (!found.get(key)?.written.match(/\p{Lu}/u)) found.set(key, { name: vocabulary.byKey.get(key)!, written: text.slice(words[i]!.start, words[i + n - 1]!.end) });
       taken = n;
+      break;
     }
     i += Math.max(1, taken);
   }
-  if (hasCjk(text)) {
-    const lower = text.toLowerCase();
-    for (const name of vocabulary.cjk) {
-      const at = lower.indexOf(name);
-      if (at >= 0) found.set(skillKey(name), { name, written: text.slice(at, at + name.length) });
-    }
+}
+
+/** The Chinese skills `text` holds, into `found`. */
+function cjkSkills(text: string, vocabulary: SkillVocabulary, found: Map<string, { name: string; written: string }>): void {
+  if (!hasCjk(text)) return;
+  const lower = text.toLowerCase();
+  for (const name of vocabulary.cjk) {
+    const at = lower.indexOf(name);
+    if (at >= 0) found.set(skillKey(name), { name, written: text.slice(at, at + name.length) });
   }
-  return found;
+}
+
+/** mentionsOf over the words of `text` read already. */
+function mentionsIn(text: string, words: NamedWord[], vocabulary: SkillVocabulary): (key: string) => boolean {
+  const keys = words.map((word) => word.key);
+  const grams = new Set<string>();
+  for (let i = 0; i < keys.length; i++) {
+    if (keys[i]!.length > SHORT_NAME || words[i]!.capital) grams.add(keys[i]!);
+    let gram = keys[i]!;
+    for (let n = 2; n <= vocabulary.longest && i + n <= keys.length && vocabulary.starts.has(gram); n++) grams.add((gram = `${gram} ${keys[i + n - 1]!}`));
+  }
+  const compact = hasCjk(text) ? text.toLowerCase().replace(/\s+/g, "") : "";
+  return (key) => grams.has(key) || (compact !== "" && hasCjk(key) && compact.includes(key));
 }
 
 /** The conditions' tags and title words (remote, part-time, senior, internship): what filters read, not skills. */
@@ -160,19 +215,28 @@ const SHORT_NAME = 2;
  * Each word of `text` with its key, its place, whether it starts with a capital, and whether it is written
  * as a name (a capital inside a sentence, or all capitals).
  */
-function namedWords(text: string): Array<{ key: string; asName: boolean; capital: boolean; start: number; end: number }> {
+interface NamedWord {
+  key: string;
+  asName: boolean;
+  capital: boolean;
+  start: number;
+  end: number;
+}
+
+function namedWords(text: string, kept?: Map<string, string>): NamedWord[] {
   const matches = [...text.matchAll(WORD)];
-  const capital = (i: number) => matches[i] !== undefined && /^\p{Lu}\p{Ll}/u.test(matches[i]![0]);
+  const titled = matches.map((match) => /^\p{Lu}\p{Ll}/u.test(match[0]));
   // Two capitalised words with only a space between are one name ("San Francisco"), not a skill.
-  const joined = (a: number, b: number) => capital(a) && capital(b) && /^ $/.test(text.slice(matches[a]!.index + matches[a]![0].length, matches[b]!.index));
+  const joined = (a: number, b: number) => titled[a] === true && titled[b] === true && text[matches[b]!.index - 1] === " " && matches[a]!.index + matches[a]![0].length === matches[b]!.index - 1;
   return matches.map((match, i) => {
     const raw = match[0];
-    const sentenceStart = /(?:^|[.!?:;\n•*#>-])\s*$/.test(text.slice(Math.max(0, match.index - 3), match.index));
+    const capital = /^\p{Lu}/u.test(raw);
     const allCapitals = raw.length <= 5 && raw === raw.toUpperCase() && /\p{Lu}/u.test(raw);
-    const loneCapital = /^\p{Lu}/u.test(raw) && !sentenceStart && !joined(i - 1, i) && !joined(i, i + 1);
+    const loneCapital = capital && !/(?:^|[.!?:;\n•*#>-])\s*$/.test(text.slice(Math.max(0, match.index - 3), match.index)) && !joined(i - 1, i) && !joined(i, i + 1);
     const afterDot = dotted(text, match.index);
     const start = afterDot ? match.index - 1 : match.index;
-    return { key: wordKey(raw.toLowerCase(), afterDot), asName: allCapitals || loneCapital, capital: /^\p{Lu}/u.test(raw), start, end: match.index + raw.length };
+    const lower = raw.toLowerCase();
+    return { key: afterDot ? wordKey(lower, true) : keyOnce(lower, () => wordKey(lower, false), kept), asName: allCapitals || loneCapital, capital, start, end: match.index + raw.length };
   });
 }
 
@@ -183,6 +247,18 @@ function namedWords(text: string): Array<{ key: string; asName: boolean; capital
 function wordKey(word: string, afterDot: boolean): string {
   return afterDot ? `.${word}` : fold(ALIAS[word] ?? word);
 }
+
+/** A key kept in `kept` (up to KEYS_KEPT of them), or worked out. */
+function keyOnce(name: string, keyOf: () => string, kept: Map<string, string> | undefined): string {
+  let key = kept?.get(name);
+  if (key === undefined) {
+    key = keyOf();
+    if (kept !== undefined && kept.size < KEYS_KEPT) kept.set(name, key);
+  }
+  return key;
+}
+/** Distinct words and tags of postings whose keys a vocabulary keeps (a few MB at most). */
+const KEYS_KEPT = 100_000;
 
 /** Whether the word at `index` follows a dot that starts a word (nothing but a space, or nothing, before it). */
 function dotted(text: string, index: number): boolean {
