@@ -4,7 +4,7 @@ import { OCCUPATIONS } from "../knowledge/knowledge.ts";
 import { hasCjk } from "../text/fold.ts";
 import { compactText, contentKeys } from "../text/query-tokens.ts";
 import { phrasesAt, phraseStarts } from "../text/phrases.ts";
-import { understandQuery } from "../understand/understand.ts";
+import { conditionsIn } from "../understand/understand.ts";
 import { profileSkills, type SkillVocabulary } from "./skills.ts";
 
 /*
@@ -217,7 +217,7 @@ function placeFilters(line: string, context: ProfileContext): Record<string, unk
 }
 
 function understandLine(text: string, context: ProfileContext) {
-  return understandQuery(text, {}, { facets: context.facets, stats: context.stats, now: context.now });
+  return conditionsIn(text, { facets: context.facets, stats: context.stats, now: context.now });
 }
 
 function placeOf(filters: Record<string, unknown>): Record<string, unknown> {

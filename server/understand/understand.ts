@@ -66,6 +66,15 @@ export function understandQuery(query: string, explicit: SearchFilters, context?
 }
 
 /**
+ * Only what `text` states of where and how to work, and whether it says nothing of a job: what matching
+ * reads a profile's lines for (match/profile.ts), without the occupations a search weighs.
+ */
+export function conditionsIn(text: string, context: UnderstandContext): Pick<Understanding, "filters" | "jobless"> {
+  const conditions = readConditions(text, {}, context);
+  return { filters: conditions.filters, jobless: conditions.jobless && !theJob(conditions.text).namesJob };
+}
+
+/**
  * `understanding` with the occupations its words' meaning points to weighed in (occupation/meaning-match.ts),
  * when its words describe a job without naming one the knowledge base knows: no occupation matched with
  * confidence, enough words to describe work, nothing Chinese (the offline model knows no Chinese word).
