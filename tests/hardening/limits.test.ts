@@ -206,7 +206,8 @@ describe("idle connections", () => {
       expect(closed).toBe(true);
       expect(status).toBeUndefined();
       // Bun checks idle connections every few seconds; the default (30 s) would not close it this soon.
-      expect(performance.now() - started).toBeLessThan(10_000);
+      // The bound is what tells the two settings apart, with room for a busy machine, not a speed.
+      expect(performance.now() - started).toBeLessThan(20_000);
     } finally {
       await idle.stop();
     }
