@@ -53,33 +53,32 @@ const TITLE_SHARE_OF_JOB_WORDS = 0.1;
  * after every load.
  */
 export async function writeTermStats(table: lancedb.Table, file: SideFile): Promise<TermStats> {
-  const counts = new Map<string, number>();
-  const titleCounts = new Map<string, number>();
-  const pairs = new Map<string, number>();
-  const names = new Set<string>();
-  let docs = 0;
+  const counter = termCounter();
   for await (const batch of table.query().select(["rank_terms", "company_name", "tag_keys"])) {
     const column = batch.getChild("rank_terms")!;
     const companies = batch.getChild("company_name")!;
     const tags = batch.getChild("tag_keys")!;
     for (let i = 0; i < batch.numRows; i++) {
-      docs++;
-      const terms = splitRankTerms(String(column.get(i)));
-      for (const token of terms.text) counts.set(token, (counts.get(token) ?? 0) + 1);
-      for (const token of terms.title) titleCounts.set(token, (titleCounts.get(token) ?? 0) + 1);
-      // The title's words are stored in their order (a repeated word at its first place): neighbours there are neighbours in the title.
-      for (let t = 1; t < terms.title.length; t++) {
-        const pair = `${terms.title[t - 1]} ${terms.title[t]}`;
-        pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
-      }
-      const company = companies.get(i);
-      if (company) for (const word of foldedWords(String(company))) names.add(word);
-      for (const tag of tags.get(i)?.toArray() ?? []) for (const word of foldedWords(String(tag))) names.add(word);
+      counter.add({ rank_terms: String(column.get(i)), company_name: companies.get(i), tag_keys: tags.get(i)?.toArray() ?? [] });
     }
   }
-  const stats = { docs, df: atLeast(counts, MIN_DF), names: [...names].sort(), titleDf: atLeast(titleCounts, MIN_DF), pairs: atLeast(pairs, MIN_DF) };
+  const stats = counter.stats();
   await file.write(JSON.stringify(stats));
   return stats;
+}
+
+/** What the statistics read of a stored posting (store/schema.ts StoredJob's columns). */
+export interface TermRow {
+  rank_terms: string;
+  company_name: string | null;
+  tag_keys: Iterable<string>;
+}
+
+/** The statistics {@link writeTermStats} writes, of rows at hand: the same counting, without a table. */
+export function countTermStats(rows: Iterable<TermRow>): TermStats {
+  const counter = termCounter();
+  for (const row of rows) counter.add(row);
+  return counter.stats();
 }
 
 export interface TermStatsReader {
@@ -124,6 +123,32 @@ export function termStatsReader(file: SideFile): TermStatsReader {
 }
 
 // --- internal ---
+
+function termCounter() {
+  const counts = new Map<string, number>();
+  const titleCounts = new Map<string, number>();
+  const pairs = new Map<string, number>();
+  const names = new Set<string>();
+  let docs = 0;
+  return {
+    add(row: TermRow) {
+      docs++;
+      const terms = splitRankTerms(row.rank_terms);
+      for (const token of terms.text) counts.set(token, (counts.get(token) ?? 0) + 1);
+      for (const token of terms.title) titleCounts.set(token, (titleCounts.get(token) ?? 0) + 1);
+      // The title's words are stored in their order (a repeated word at its first place): neighbours there are neighbours in the title.
+      for (let t = 1; t < terms.title.length; t++) {
+        const pair = `${terms.title[t - 1]} ${terms.title[t]}`;
+        pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
+      }
+      if (row.company_name) for (const word of foldedWords(String(row.company_name))) names.add(word);
+      for (const tag of row.tag_keys) for (const word of foldedWords(String(tag))) names.add(word);
+    },
+    stats(): TermStats {
+      return { docs, df: atLeast(counts, MIN_DF), names: [...names].sort(), titleDf: atLeast(titleCounts, MIN_DF), pairs: atLeast(pairs, MIN_DF) };
+    },
+  };
+}
 
 function atLeast(counts: Map<string, number>, min: number): Record<string, number> {
   const out: Record<string, number> = {};
