@@ -256,7 +256,7 @@ async function readDescriptions(table: lancedb.Table, ids: string[]): Promise<Ma
 }
 
 /** Candidate lists longer than this skip the ANN index: it gains little there (ef must be ≥ the candidates). */
-const ANN_MAX_LIMIT = 200;
+export const ANN_MAX_LIMIT = 200;
 /** The ANN index fetches this many times the candidates; the best by exact distance are kept. */
 const ANN_OVERFETCH = 1.4;
 /**
