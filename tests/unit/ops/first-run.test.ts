@@ -1,8 +1,10 @@
 import { afterAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
+import { startServer } from "../../../server/start.ts";
 import { openStore } from "../../../server/store/store.ts";
-import { ROOT, spawnServer, tempDir } from "../../support/helpers.ts";
+import { ROOT, spawnServer, tempDir, testConfig } from "../../support/helpers.ts";
+import { logWatch } from "../../support/ops.ts";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -39,9 +41,14 @@ test("an empty DATA_DIR gets the demo postings and a first key that works as pri
 test("DEMO_DATA=false leaves the table empty", async () => {
   const dataDir = tempDir();
   dirs.push(dataDir);
-  const server = await spawnServer(dataDir, { DEMO_DATA: "false" });
-  expect(server.ready.postings).toBe(0);
-  await server.stop();
+  // In this process: the variable's effect is the subject, not the process (the test above spawns one).
+  const log = logWatch();
+  const server = await startServer(testConfig(dataDir, { DEMO_DATA: "false" }), log.logger);
+  try {
+    expect(log.entries.find((entry) => entry.msg === "ready")).toMatchObject({ postings: 0 });
+  } finally {
+    await server.stop();
+  }
 }, 60_000);
 
 test("a bad variable stops the server with a list of what is wrong", async () => {
