@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
 import { loadConfig } from "../../../server/config.ts";
-import { writeLock } from "../../../server/store/write-lease.ts";
+import { WriteBusyError, writeLock } from "../../../server/store/write-lease.ts";
 import { fixturePostings } from "../../support/fixtures/postings.ts";
-import { holdSlots, runCli, serverLog, spawnServer, tempDir, until } from "../../support/helpers.ts";
+import { holdSlots, serverLog, spawnServer, tempDir, until } from "../../support/helpers.ts";
 import { startRedis, type TestRedis } from "../../support/redis.ts";
-import { createApiKey } from "../../support/stores.ts";
+import { createApiKey, loadDataDir } from "../../support/stores.ts";
 
 /*
  * SERVER_PROCESSES=2: a primary and one worker on one port (SO_REUSEPORT), as an operator runs them.
@@ -59,16 +58,16 @@ describe("two processes without Redis", () => {
   });
 
   test("loads still take turns while the server runs: a second writer is refused, then loads, and both processes see it", async () => {
-    const file = join(newDir(), "postings.json");
-    await Bun.write(file, JSON.stringify(fixturePostings()));
+    // The loads run in this process, with the function `cli ingest` runs: the server's processes are the
+    // subject here (the CLI's own refusal is tested in tests/unit/store/write-lease.test.ts).
     const lock = writeLock({ uri: cluster.dataDir });
     const held = await lock.acquire({ what: "test" });
-    const refused = await runCli(["ingest", file, "--no-wait"], { DATA_DIR: cluster.dataDir });
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`another write to this table is running (test started at`);
+    const refused = await loadDataDir(cluster.dataDir, fixturePostings(), { wait: false }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(WriteBusyError);
+    expect(String(refused)).toContain(`another write to this table is running (test started at`);
     await held.release();
-    const loaded = await runCli(["ingest", file, "--no-wait"], { DATA_DIR: cluster.dataDir });
-    expect(loaded.stdout).toContain(`ingested ${fixturePostings().length} new`);
+    const loaded = await loadDataDir(cluster.dataDir, fixturePostings(), { wait: false });
+    expect(loaded.inserted).toBe(fixturePostings().length);
     // Neither server process holds the lease once the load is done.
     const free = await lock.tryAcquire("test");
     expect(free).toBeDefined();
