@@ -8,6 +8,7 @@ import { runCli, spawnServer, tempDir, until } from "../../support/helpers.ts";
 import { startRedis, type TestRedis } from "../../support/redis.ts";
 import { startS3, type TestS3 } from "../../support/s3.ts";
 import { parseForm, postForm } from "../../support/sign-in.ts";
+import { createApiKey, loadDataDir } from "../../support/stores.ts";
 
 /*
  * Two server processes as replicas behind a load balancer: each its own DATA_DIR (nothing local is
@@ -48,9 +49,8 @@ function dir(): string {
 beforeAll(async () => {
   [redis, s3] = await Promise.all([startRedis(), startS3()]);
   env = { ...s3.env("replicas"), REDIS_URL: redis.url, DEMO_DATA: "false", PUBLIC_URL, RATE_LIMIT_PER_MINUTE: "1000", MAX_IN_FLIGHT_PER_KEY: "64" };
-  const file = join(dir(), "postings.json");
-  await Bun.write(file, JSON.stringify(fixturePostings().slice(0, 36)));
-  expect((await cli(["ingest", file])).code).toBe(0);
+  // Loaded in this process, as `cli ingest` loads (the CLI's load is the second test's subject).
+  await loadDataDir(dir(), fixturePostings().slice(0, 36), {}, env);
   const created = await cli(["keys", "create", "--name", "shared", "--json"]);
   key = JSON.parse(created.stdout) as { id: string; key: string };
   [one, two] = await Promise.all([spawnServer(dir(), env), spawnServer(dir(), env)]);
@@ -171,20 +171,22 @@ test("a signing key rotated through the CLI: old tokens stay valid on both, a re
 });
 
 test("rate limits are shared: one key's budget is spent across both replicas", async () => {
-  const limited = JSON.parse((await cli(["keys", "create", "--name", "limited", "--rate-limit", "6", "--json"])).stdout) as { key: string };
+  // Made in this process by the function `cli keys create` runs (the CLI's part is the first test's).
+  const limited = await createApiKey(dir(), "limited", env, 6);
   const statuses = await Promise.all(
-    Array.from({ length: 10 }, (_, i) => search(i % 2 === 0 ? one : two, limited.key).then((r) => r.status)),
+    Array.from({ length: 10 }, (_, i) => search(i % 2 === 0 ? one : two, limited).then((r) => r.status)),
   );
   expect(statuses.filter((s) => s === 200)).toHaveLength(6);
   expect(statuses.filter((s) => s === 429)).toHaveLength(4);
 });
 
 test("a key revoked through the CLI is refused by both replicas from the next request on", async () => {
-  const victim = JSON.parse((await cli(["keys", "create", "--name", "victim", "--json"])).stdout) as { id: string; key: string };
-  expect((await search(one, victim.key)).status).toBe(200);
-  expect((await search(two, victim.key)).status).toBe(200);
-  expect((await cli(["keys", "revoke", victim.id])).code).toBe(0);
-  const statuses = await Promise.all([search(one, victim.key), search(two, victim.key)].map((r) => r.then((x) => x.status)));
+  // Made in this process; the revoke is the CLI's.
+  const victim = await createApiKey(dir(), "victim", env);
+  expect((await search(one, victim)).status).toBe(200);
+  expect((await search(two, victim)).status).toBe(200);
+  expect((await cli(["keys", "revoke", victim.split("_")[1]!])).code).toBe(0);
+  const statuses = await Promise.all([search(one, victim), search(two, victim)].map((r) => r.then((x) => x.status)));
   expect(statuses).toEqual([403, 403]);
 });
 
