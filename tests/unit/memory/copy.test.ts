@@ -1,4 +1,5 @@
 import { rmSync } from "node:fs";
+import { loadEmbedder, type Embedder } from "../../../server/embedding/embedder.ts";
 import { NO_FILTERS, filterSet } from "../../../server/store/filter-set.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ANN_MAX_LIMIT } from "../../../server/store/read.ts";
@@ -10,7 +11,7 @@ import { searchJobs } from "../../../server/search/search.ts";
 import { parseSearchRequest } from "../../../shared/search.ts";
 import wabt from "wabt";
 import { DOT_WASM_BASE64 } from "../../../server/memory/dot-wasm.ts";
-import { seededRandom, startTestServer, tempDir, type TestServer } from "../../support/helpers.ts";
+import { seededRandom, tempDir, testConfig } from "../../support/helpers.ts";
 import { loadedSample } from "../../support/stores.ts";
 
 /*
@@ -18,7 +19,8 @@ import { loadedSample } from "../../support/stores.ts";
  * same postings, nearest neighbours are the same, keyword matches agree, and the copy follows
  * the table's version. Every 8th posting of the shared data (~3,700 real postings).
  */
-let t: TestServer;
+let dataDir: string;
+let embedder: Embedder;
 let lance: JobStore;
 let hot: JobStore;
 let sample: Array<Record<string, any>>;
@@ -26,14 +28,21 @@ let sample: Array<Record<string, any>>;
 beforeAll(async () => {
   const loaded = await loadedSample(8);
   sample = loaded.postings;
-  t = await startTestServer({ dataDir: loaded.dataDir });
-  hot = t.server.store;
+  dataDir = loaded.dataDir;
+  // The store a server opens (its in-memory copy, its read consistency) and its embedder, without the
+  // server around them: nothing here goes over HTTP.
+  const config = testConfig(dataDir);
+  embedder = await loadEmbedder(config.embedding);
+  const model = { modelId: embedder.modelId, dimension: embedder.dimension };
+  hot = await openStore({ dataDir, ...model, readConsistencyMs: config.readConsistencyMs, memoryCopy: memoryCopyUpTo(config.memoryCopyMaxPostings) });
   await hot.warm();
-  lance = await openStore({ dataDir: t.dataDir, modelId: t.server.embedder.modelId, dimension: t.server.embedder.dimension });
+  lance = await openStore({ dataDir, ...model });
 }, 180_000);
 afterAll(async () => {
   lance.close();
-  await t.stop();
+  await hot.settle();
+  hot.close();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** Filters built from the sample's own values, seeded, each kind alone and in pairs. */
@@ -84,7 +93,7 @@ describe("the in-memory copy", () => {
   });
 
   test("admits exactly the postings LanceDB's predicate admits, nearest first", async () => {
-    const vector = await t.server.embedder.embedQuery("software engineer");
+    const vector = await embedder.embedQuery("software engineer");
     for (const { filters, inferred } of filterCases()) {
       // Deeper than the table: both paths read every admitted posting exactly.
       const fromLance = await lance.nearest(vector, filterSet(filters, inferred), 10_000);
@@ -99,7 +108,7 @@ describe("the in-memory copy", () => {
     let found = 0;
     const queries = sample.slice(0, 30).map((p) => `${p.job_title} ${p.city ?? ""}`);
     for (const q of queries) {
-      const vector = await t.server.embedder.embedQuery(q);
+      const vector = await embedder.embedQuery(q);
       // A list longer than ANN_MAX_LIMIT is LanceDB's exact search, index or none; no deeper (the whole
       // table, as it was: each query then read ~3,700 rows' columns, 6.6 s of the suite).
       const exact = new Set((await lance.nearest(vector, NO_FILTERS, ANN_MAX_LIMIT + 1)).slice(0, 50).map((r) => r.row.id));
@@ -124,25 +133,25 @@ describe("the in-memory copy", () => {
 
   test("after a write, LanceDB answers until the new version is held, and the deleted posting is gone from both", async () => {
     const request = parseSearchRequest({ q: sample[0]!.job_title, top_k: 5, collapse: false }, "post");
-    const before = await searchJobs({ store: hot, embedder: t.server.embedder }, request);
+    const before = await searchJobs({ store: hot, embedder: embedder }, request);
     const gone = before.results[0]!.id;
     const old = await hot.version();
     expect(await hot.remove(`id = '${gone.replaceAll("'", "''")}'`)).toBe(1);
     expect(await hot.version()).toBeGreaterThan(old);
-    const during = await searchJobs({ store: hot, embedder: t.server.embedder }, request);
+    const during = await searchJobs({ store: hot, embedder: embedder }, request);
     expect(during.results.map((r) => r.id)).not.toContain(gone);
     await hot.warm();
     expect(hot.memoryCopy()).toMatchObject({ version: await hot.version(), postings: sample.length - 1 });
-    const after = await searchJobs({ store: hot, embedder: t.server.embedder }, request);
+    const after = await searchJobs({ store: hot, embedder: embedder }, request);
     expect(after.results.map((r) => r.id)).not.toContain(gone);
   });
 
   test("a table over the bound is not held: LanceDB answers", async () => {
-    const bounded = await openStore({ dataDir: t.dataDir, modelId: t.server.embedder.modelId, dimension: t.server.embedder.dimension, memoryCopy: memoryCopyUpTo(100) });
+    const bounded = await openStore({ dataDir, modelId: embedder.modelId, dimension: embedder.dimension, memoryCopy: memoryCopyUpTo(100) });
     try {
       await bounded.warm();
       expect(bounded.memoryCopy()).toEqual({ skipped: expect.stringContaining("HOT_PATH_MAX_POSTINGS 100") });
-      const vector = await t.server.embedder.embedQuery("nurse");
+      const vector = await embedder.embedQuery("nurse");
       expect((await bounded.nearest(vector, NO_FILTERS, 10)).length).toBe(10);
     } finally {
       bounded.close();
@@ -151,11 +160,11 @@ describe("the in-memory copy", () => {
 
   test("an empty table is held too, and a search of it finds nothing", async () => {
     const emptyDir = tempDir("jobsearch-empty-");
-    const empty = await openStore({ dataDir: emptyDir, modelId: t.server.embedder.modelId, dimension: t.server.embedder.dimension, memoryCopy: memoryCopyUpTo(100) });
+    const empty = await openStore({ dataDir: emptyDir, modelId: embedder.modelId, dimension: embedder.dimension, memoryCopy: memoryCopyUpTo(100) });
     try {
       await empty.warm();
       expect(empty.memoryCopy()).toMatchObject({ postings: 0 });
-      const vector = await t.server.embedder.embedQuery("nurse");
+      const vector = await embedder.embedQuery("nurse");
       expect(await empty.nearest(vector, NO_FILTERS, 10)).toEqual([]);
       expect(await empty.nearest(vector, filterSet({ remote: true }), 10)).toEqual([]);
     } finally {
