@@ -28,7 +28,7 @@ export interface Correction {
  * `query` with its misspellings corrected (see above). `known` are the knowledge base's words as
  * written ("software", "postgres"): never corrected, and candidates beside the data's words.
  */
-export function correctSpelling(query: string, stats: TermStats | undefined, known: ReadonlySet<string>): Correction {
+export function correctSpelling(query: string, stats: TermStats | undefined, known: ReadonlySet<string>, remember = true): Correction {
   if (!stats || stats.docs === 0) return { text: query, changes: [] };
   const changes: Correction["changes"] = [];
   const words = [...query.matchAll(SPELLED_WORD)];
@@ -46,7 +46,7 @@ export function correctSpelling(query: string, stats: TermStats | undefined, kno
         i++;
       }
     }
-    to ??= correctedOnce(from, stats, known);
+    to ??= correctedOnce(from, stats, known, remember);
     if (to === undefined) continue;
     changes.push({ from, to });
     text += query.slice(at, word.index) + (/^\p{Lu}/u.test(from) ? to[0]!.toUpperCase() + to.slice(1) : to);
@@ -74,7 +74,7 @@ const ONE_EDIT = 1.5;
  * word's correction depends on nothing else, and looking one up (~0.1–1 ms) recurs in every query and
  * profile that uses the word.
  */
-function correctedOnce(word: string, stats: TermStats, known: ReadonlySet<string>): string | undefined {
+function correctedOnce(word: string, stats: TermStats, known: ReadonlySet<string>, remember: boolean): string | undefined {
   let byKnown = corrections.get(stats);
   if (byKnown === undefined) corrections.set(stats, (byKnown = new WeakMap()));
   let memo = byKnown.get(known);
@@ -82,7 +82,8 @@ function correctedOnce(word: string, stats: TermStats, known: ReadonlySet<string
   const kept = memo.get(word);
   if (kept !== undefined) return kept === NO_CORRECTION ? undefined : kept;
   const to = correctWord(word, stats, known);
-  memo.set(word, to ?? NO_CORRECTION);
+  // A profile's words are never kept (`remember` false): nothing of a profile outlives its request.
+  if (remember) memo.set(word, to ?? NO_CORRECTION);
   return to;
 }
 

@@ -70,7 +70,7 @@ export function understandQuery(query: string, explicit: SearchFilters, context?
  * reads a profile's lines for (match/profile.ts), without the occupations a search weighs.
  */
 export function conditionsIn(text: string, context: UnderstandContext): Pick<Understanding, "filters" | "jobless"> {
-  const conditions = readConditions(text, {}, context);
+  const conditions = readConditions(text, {}, context, false);
   return { filters: conditions.filters, jobless: conditions.jobless && !theJob(conditions.text).namesJob };
 }
 
@@ -106,10 +106,11 @@ function asTyped(query: string): Conditions {
   return { text: query, corrected: null, filters: {}, hints: [], jobless: false };
 }
 
-function readConditions(query: string, explicit: SearchFilters, context: UnderstandContext): Conditions {
+/** `remember` false: the words' corrections are not kept for later queries (a profile's lines). */
+function readConditions(query: string, explicit: SearchFilters, context: UnderstandContext, remember = true): Conditions {
   // Chinese and other CJK text has no spaces between its words: nothing in it is corrected, but the
   // places it names (Chinese city names inside it too) and conditions in Latin words are read.
-  const correction = hasCjk(query) ? { text: query, changes: [] } : correctSpelling(query, context.stats, KNOWN_WORDS);
+  const correction = hasCjk(query) ? { text: query, changes: [] } : correctSpelling(query, context.stats, KNOWN_WORDS, remember);
   const text = correction.text;
   const docs = (word: string) => context.stats?.df[fold(word)] ?? 0;
   const findings = withoutOverlaps([
