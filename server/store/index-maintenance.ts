@@ -72,7 +72,8 @@ export function maintainVectorIndex(store: JobStore, minRows: number, log: Logge
         if (code !== 0) throw new Error(err.trim().split("\n").at(-1) || `exit code ${code}`);
         const done = JSON.parse(out) as IndexUpdate | { busy: true };
         if ("busy" in done) return log.info("a load holds the write lease: it brings the ANN index up to date itself");
-        if (done.work === undefined) return;
+        // The lease came free only after a load had brought the index up to date itself.
+        if (done.work === undefined) return log.info("the ANN index is up to date: a load brought it up to date meanwhile");
         await store.refresh();
         if (done.work === "build") log.info("built the ANN index on the vectors", { rows: done.rows, ms: done.ms });
         else log.info("rebuilt the ANN index after loads", { rows: done.rows, ms: done.ms });

@@ -9,14 +9,16 @@ import { runCli, startTestServer, tempDir, testConfig, type TestServer } from ".
 import { sharedRecords } from "../support/stores.ts";
 
 /**
- * A server answers 16 concurrent searchers while the CLI loads 1,500 real postings into its DATA_DIR
- * in 15 commits (the first 500 replace earlier versions with other titles) and a backup is taken meanwhile.
+ * A server answers 16 concurrent searchers while the CLI loads 300 real postings into its DATA_DIR
+ * in 15 commits of 20 (the first 100 replace earlier versions with other titles) and a backup is taken meanwhile.
  * Every answer must be a 200 whose every result is one version of an input posting, whole; the
  * backup must restore into a table equal to the source at the backed-up version, with working keys.
  */
 const SEARCHERS = 16;
-const POSTINGS = 1500;
-const EARLIER = 500;
+const POSTINGS = 300;
+const EARLIER = 100;
+/** Postings a commit: POSTINGS / BATCH = 15 commits, as many versions for the searchers and the backup to meet. */
+const BATCH = 20;
 const QUERIES = ["software engineer", "python developer", "data scientist machine learning", "frontend react", "devops aws",
   "product manager", "remote backend go", "ios developer", "sales", "nurse", "senior java engineer", "startup full stack"];
 
@@ -49,7 +51,7 @@ afterAll(async () => {
 
 test("16 searchers during a CLI load and a backup: no error, no half-written posting; the backup restores", async () => {
   const env = { DATA_DIR: t.dataDir };
-  const load = runCli(["ingest", newFile, "--batch-size", "100"], env);
+  const load = runCli(["ingest", newFile, "--batch-size", String(BATCH)], env);
   let loading = true;
   const tally = { requests: 0, failures: [] as string[], results: 0 };
   const searchers = Array.from({ length: SEARCHERS }, async (_, n) => {

@@ -1,25 +1,32 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { anotherJobLike, fixturePostings } from "../support/fixtures/postings.ts";
-import { runCli, spawnServer, tempDir } from "../support/helpers.ts";
+import { spawnServer, tempDir } from "../support/helpers.ts";
 import { startRedis, type TestRedis } from "../support/redis.ts";
 import { startReceiver, type ReceivedHook, type Receiver } from "../support/receiver.ts";
-import { createApiKey, loadDataDir } from "../support/stores.ts";
+import { copyDataDir, createApiKey, loadDataDir } from "../support/stores.ts";
 
 /**
  * The webhook outbox across processes: a server SIGKILLed while a delivery waits on the receiver
  * sends it again after a restart (same Idempotency-Key, same body), and several server processes
- * (SERVER_PROCESSES=2 on DATA_DIR; two replicas on Redis) send each delivery once. Loads come from a
- * separate `cli ingest`, as an operator's would.
+ * (SERVER_PROCESSES=2 on DATA_DIR; two replicas on Redis) send each delivery once. Loads come from
+ * another process than the servers, as an operator's would: this one, by the function `cli ingest` runs
+ * (the CLI's own tests run the command).
  */
 
 const WEBHOOK_ENV = { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_POLL_MS: "50", WEBHOOK_RETRY_BASE_MS: "20", DEMO_DATA: "false", READ_CONSISTENCY_MS: "0", LOG_LEVEL: "info", LOG_FORMAT: "json" };
 const nurse = fixturePostings().find((p) => p.job_title === "Registered Nurse" && p.city === "London")!;
 let serial = 0;
 let redis: TestRedis;
+/** The fixture postings loaded once; each test's DATA_DIR is a copy. */
+let loaded: string;
 const dirs: string[] = [];
-beforeAll(async () => void (redis = await startRedis()));
+beforeAll(async () => {
+  redis = await startRedis();
+  loaded = tempDir();
+  dirs.push(loaded);
+  await loadDataDir(loaded, fixturePostings());
+});
 afterAll(async () => {
   await redis.stop();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -27,21 +34,18 @@ afterAll(async () => {
 
 /**
  * A DATA_DIR with the fixture postings loaded and an API key (made in this process, by the functions
- * `cli ingest` and `cli keys create` run); `env` is shared by the CLI and the servers.
+ * `cli ingest` and `cli keys create` run); `env` is shared by the key store and the servers.
  */
 async function prepare(env: Record<string, string> = {}) {
-  const dataDir = tempDir();
+  const dataDir = copyDataDir(loaded);
   dirs.push(dataDir);
   const all = { ...WEBHOOK_ENV, DATA_DIR: dataDir, ...env };
-  await loadDataDir(dataDir, fixturePostings());
   return { dataDir, env: all, key: await createApiKey(dataDir, "hooks", all) };
 }
 
+/** A load into the servers' DATA_DIR from this process, while they run. */
 async function load(env: Record<string, string>, postings: object[]): Promise<void> {
-  const file = join(env.DATA_DIR!, `load-${++serial}.json`);
-  writeFileSync(file, JSON.stringify(postings));
-  const result = await runCli(["ingest", file], env);
-  expect(result.code).toBe(0);
+  expect((await loadDataDir(env.DATA_DIR!, postings)).inserted).toBe(postings.length);
 }
 
 const newNurse = () => anotherJobLike(nurse, `outbox-${++serial}`);
