@@ -96,12 +96,12 @@ export async function matchJobs(unpinned: SearchDeps, request: MatchRequest): Pr
     .sort((a, b) => b.odds - a.odds || compareText(a.result.id, b.result.id));
   const page = ranked.slice(asked.offset, asked.offset + asked.topK);
   if (asked.sort === "date") page.sort((a, b) => compareText(b.result.publish_time, a.result.publish_time) || b.score - a.score);
-  // The page's descriptions in one read (a page asked for in full detail has them already).
-  const missingText = page.filter(({ result }) => result.job_description === undefined).map(({ result }) => result.id);
-  const texts = missingText.length > 0 ? await deps.store.descriptions(missingText) : new Map<string, string>();
+  // The descriptions of the page's postings whose skills were not read yet, in one read (a page asked for in full detail has them already).
+  const unread = page.filter(({ result }) => result.job_description === undefined && !vocabulary.postings.has(result.id)).map(({ result }) => result.id);
+  const texts = unread.length > 0 ? await deps.store.descriptions(unread) : new Map<string, string>();
   const results = page.map(({ result, score }) => {
-    const description = result.job_description ?? texts.get(result.id) ?? "";
-    return { ...result, score, match: detail(result, description, fit) };
+    const skills = skillsOf(result, result.job_description ?? texts.get(result.id) ?? "", vocabulary);
+    return { ...result, score, match: detail(result, skills, fit) };
   });
   const best = Math.max(0, ...results.map((r) => r.score));
   const queryHints = outcome.query.hints.filter((hint) => !hint.startsWith("no close match"));
@@ -117,10 +117,11 @@ export async function matchJobs(unpinned: SearchDeps, request: MatchRequest): Pr
 }
 
 /** Why one posting matches a profile (MCP explain_match): its skills, reasons, and a sentence to quote. */
-export async function explainMatch(deps: Pick<SearchDeps, "store">, id: string, profile: string): Promise<{ id: string; job_title?: string; match: MatchDetail; text: string }> {
+export async function explainMatch(unpinned: Pick<SearchDeps, "store">, id: string, profile: string): Promise<{ id: string; job_title?: string; match: MatchDetail; text: string }> {
+  const deps = await oneVersion(unpinned);
   const posting = await getPosting(deps, id);
   const { vocabulary, reading } = await read(deps.store, profile);
-  const match = detail(posting, posting.job_description, fitOf(reading, vocabulary));
+  const match = detail(posting, skillsOf(posting, posting.job_description, vocabulary), fitOf(reading, vocabulary));
   return { id, ...(posting.job_title ? { job_title: posting.job_title } : {}), match, text: sentenceOf(posting.job_title ?? "this posting", match) };
 }
 
@@ -180,8 +181,17 @@ function logit(p: number): number {
   return Math.log(q / (1 - q));
 }
 
-function detail(posting: Pick<JobResult, "job_title" | "job_tags" | "seniority_level" | "city">, description: string, { reading, has, forms, vocabulary }: Fit): MatchDetail {
-  const skills = postingSkills(`${posting.job_title ?? ""}\n${description}`, vocabulary, posting.job_tags);
+/** A posting's skills (its title, description and tags), read once a table version (SkillVocabulary.postings). */
+function skillsOf(posting: Pick<JobResult, "id" | "job_title" | "job_tags">, description: string, vocabulary: SkillVocabulary): ReadonlyMap<string, string> {
+  let skills = vocabulary.postings.get(posting.id);
+  if (skills === undefined) {
+    skills = postingSkills(`${posting.job_title ?? ""}\n${description}`, vocabulary, posting.job_tags);
+    vocabulary.postings.set(posting.id, skills);
+  }
+  return skills;
+}
+
+function detail(posting: Pick<JobResult, "job_title" | "seniority_level" | "city">, skills: ReadonlyMap<string, string>, { reading, has, forms }: Fit): MatchDetail {
   const matched: string[] = [];
   const missing: string[] = [];
   // Each as written: a matched one as the profile writes it, where it does; a missing one as the posting does.

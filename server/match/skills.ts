@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { ALIAS, NOTIONS, OCCUPATIONS, type NotionClause } from "../knowledge/knowledge.ts";
 import type { TermStats } from "../store/term-stats.ts";
 import { fold, hasCjk } from "../text/fold.ts";
@@ -28,7 +29,15 @@ export interface SkillVocabulary {
    * postings are read again for every page that shows them. A profile's words are never kept.
    */
   postingKeys: Map<string, string>;
+  /**
+   * Postings' skills (title, description and tags, postingSkills) by id, kept as pages show them: a
+   * version's popular postings are on many people's pages, and their descriptions need not be read again.
+   */
+  postings: LRUCache<string, ReadonlyMap<string, string>>;
 }
+
+/** Postings whose skills a vocabulary keeps (~1–2 KB each). */
+const KEPT_POSTINGS = 5_000;
 
 /** A tag is a skill of the data when at least this many postings carry it. */
 const MIN_TAG_POSTINGS = 3;
@@ -70,7 +79,7 @@ export function skillVocabulary(tags: ReadonlyArray<{ value: string; count: numb
     if (asTag === 0 || (stats?.df[key] ?? 0) > EVERYDAY_RATIO * asTag) everyday.add(key);
   }
   const longest = Math.min(MAX_SKILL_WORDS, Math.max(1, ...[...byKey.keys()].map((key) => key.split(" ").length)));
-  return { byKey, everyday, cjk: cjk.sort((a, b) => b.length - a.length), longest, starts: phraseStarts(byKey.keys()), postingKeys: new Map() };
+  return { byKey, everyday, cjk: cjk.sort((a, b) => b.length - a.length), longest, starts: phraseStarts(byKey.keys()), postingKeys: new Map(), postings: new LRUCache({ max: KEPT_POSTINGS }) };
 }
 
 /**

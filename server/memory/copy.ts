@@ -181,7 +181,7 @@ class MemoryCopyOfVersion implements MemoryCopy {
     for (const clause of clauses) {
       const [first, second] = clause.fields.map(({ column, boost }): [FieldIndex, string[], number] => {
         const field = this.fields[FIELD_OF[column]];
-        return [field, column === "cjk_text" ? whitespaceTokens(clause.text) : lanceTokens(clause.text), boost];
+        return [field, column === "cjk_text" ? whitespaceTokens(clause.text) : lanceTokens(clause.text, false), boost];
       });
       if (first === undefined || clause.fields.length > 2) throw new Error("a keyword clause matches one or two columns");
       for (const { row, cosine: score } of this.bestOf(limit, mask, [first], second && [second])) merged.set(row, (merged.get(row) ?? 0) + score);

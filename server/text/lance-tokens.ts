@@ -9,13 +9,17 @@ import { detached } from "./detach.ts";
  * scores are LanceDB's (tests/unit/memory/copy.test.ts compares them).
  */
 
-/** The tokens of `text`, in order (repeats kept: they are term frequencies). */
-export function lanceTokens(text: string): string[] {
+/**
+ * The tokens of `text`, in order (repeats kept: they are term frequencies). Each word's stem is kept for
+ * the next time (postings repeat their words) unless `remember` is false: a query's or a profile's words
+ * are looked up among the postings' but never kept.
+ */
+export function lanceTokens(text: string, remember = true): string[] {
   const out: string[] = [];
   for (const raw of text.split(NOT_ALPHANUMERIC)) {
     if (raw === "" || byteLength(raw) >= MAX_TOKEN_BYTES) continue;
     const lower = raw.toLowerCase();
-    const stemmed = stemOf(lower);
+    const stemmed = stemOf(lower, remember);
     if (STOP_WORDS.has(stemmed)) continue;
     out.push(fold(stemmed));
   }
@@ -50,12 +54,12 @@ const STOP_WORDS = new Set(
 const stems = new Map<string, string>();
 
 /** Porter2 works on ASCII lowercase; other words keep their form (the stemmer leaves most of them be). */
-function stemOf(word: string): string {
+function stemOf(word: string, remember: boolean): string {
   let stemmed = stems.get(word);
   if (stemmed === undefined) {
     stemmed = /^[a-z0-9']+$/.test(word) ? stem(word) : word;
     // The word is cut from the text: kept as it is, it would keep the whole text (text/detach.ts).
-    if (stems.size < STEM_CACHE_SIZE) stems.set(detached(word), stemmed === word ? detached(word) : detached(stemmed));
+    if (remember && stems.size < STEM_CACHE_SIZE) stems.set(detached(word), stemmed === word ? detached(word) : detached(stemmed));
   }
   return stemmed;
 }

@@ -4,12 +4,12 @@ import { join } from "node:path";
 import { createLogger } from "../../../server/log.ts";
 import type { MatchResponse } from "../../../shared/match.ts";
 import { fixturePostings } from "../../support/fixtures/postings.ts";
-import { connectMcp, runCli, startTestServer, tempDir, type TestServer } from "../../support/helpers.ts";
+import { connectMcp, MODELS_DIR, ROOT, runCli, startTestServer, tempDir, type TestServer } from "../../support/helpers.ts";
 
 /**
  * POST /v1/match, MCP match_profile and explain_match, and `cli match`, over a real server on the
  * fixture postings (six roles in seven places, tagged): a profile in, postings out with the skills
- * each shares and misses; the profile never reaches a log line.
+ * each shares and misses; the profile never reaches a log line, nor stays in memory.
  */
 
 const MARKER = "Zyxwvut Quorblefax";
@@ -84,6 +84,17 @@ describe("POST /v1/match", () => {
     expect(lines.filter((line) => line.includes(MARKER) || line.includes("Quorblefax"))).toEqual([]);
   });
 });
+
+test("nothing of a profile stays in the server's memory after its requests", async () => {
+  // A word no posting, test or list holds, made here; the server runs in a process of its own
+  // (tests/support/profile-heap.ts), whose heap holds nothing else of this run.
+  const letters = (n: number) => Array.from(crypto.getRandomValues(new Uint8Array(n)), (byte) => String.fromCharCode(97 + (byte % 26))).join("");
+  const proc = Bun.spawn(["bun", join(ROOT, "tests/support/profile-heap.ts"), `Zq${letters(4)}`, `${letters(5)}ian`], { cwd: ROOT, env: { ...process.env, MODELS_DIR }, stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  expect({ code, err: code === 0 ? "" : err }).toEqual({ code: 0, err: "" });
+  // The control: the same check finds the word once the process keeps it on purpose.
+  expect(JSON.parse(out.trim().split("\n").at(-1)!)).toEqual({ held: false, control: true });
+}, 60_000);
 
 describe("MCP", () => {
   test("match_profile returns what REST does, in its output schema", async () => {

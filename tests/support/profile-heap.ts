@@ -1,0 +1,79 @@
+/**
+ * `bun tests/support/profile-heap.ts HEAD TAIL`: a server in this process on the fixture postings is sent
+ * profiles holding the word HEAD+TAIL (in a name, a place, a skill, a wish, free text; and a profile of
+ * nothing the service knows, whose first words are searched) over POST /v1/match and MCP's
+ * explain_match, then other people's profiles. After a full collection it prints whether the process's
+ * heap (a V8 snapshot, strings included) still holds the word (held), and, as the check's control,
+ * whether it does once the word is kept on purpose: `{"held":…,"control":…}`. The word is never whole in
+ * this process but in the requests: HEAD and TAIL are joined where sent, and for the search.
+ */
+import { fixturePostings } from "./fixtures/postings.ts";
+import { startTestServer } from "./helpers.ts";
+
+const [head = "", tail = ""] = process.argv.slice(2);
+const t = await startTestServer({ records: fixturePostings() });
+
+async function send(): Promise<void> {
+  const word = head + tail;
+  const profiles = [
+    [`# ${word} Smith`, `Location: ${word}, Berlin`, "Senior Backend Engineer, 9 years of Python and PostgreSQL.", `Skills: Python, ${word}, Kubernetes`,
+      `Looking for: remote roles, ideally in ${word}`, `Built the ${word} platform for payments.`].join("\n"),
+    `${word} ${word}ly un${word} ${word}s`,
+  ];
+  const post = (path: string, body: object) =>
+    fetch(`${t.url}${path}`, { method: "POST", headers: { "x-api-key": t.apiKey, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify(body) });
+  let id = "";
+  for (const profile of profiles) {
+    const response = await post("/v1/match", { profile, top_k: 5 });
+    if (response.status !== 200) throw new Error(`match answered ${response.status}: ${await response.text()}`);
+    id = ((await response.json()) as { results: Array<{ id: string }> }).results[0]?.id ?? id;
+  }
+  const explained = await post("/mcp", { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "explain_match", arguments: { id, profile: profiles[0] } } });
+  if (explained.status !== 200) throw new Error(`explain_match answered ${explained.status}`);
+  await explained.text();
+}
+
+await send();
+// Other people's requests after: what the runtime holds of the last ones it ran (a regular expression's last
+// input, the names a compiled function last looked up) moves on to theirs.
+for (const profile of ["Location: Toronto\nNurse with 5 years in intensive care; Epic, triage, phlebotomy.", "Data analyst, SQL and Tableau, Lisbon or remote"]) {
+  const response = await fetch(`${t.url}/v1/match`, { method: "POST", headers: { "x-api-key": t.apiKey, "content-type": "application/json" }, body: JSON.stringify({ profile }) });
+  await response.text();
+}
+/**
+ * Whether the heap holds the word (in any case) other than as a constant of compiled code: the JIT keeps
+ * the names a function last looked up in its inline caches, a few per site, replaced as other requests run
+ * and at no one's choosing; any other holder (a string no edge is recorded to: a Map's or Set's storage) counts.
+ */
+function held(): boolean {
+  Bun.gc(true);
+  const snapshot = JSON.parse(Bun.generateHeapSnapshot("v8")) as HeapSnapshot;
+  const { node_fields: nodeFields, edge_fields: edgeFields, node_types: [nodeTypes] } = snapshot.snapshot.meta;
+  const [nodeWidth, edgeWidth] = [nodeFields.length, edgeFields.length];
+  const [nameAt, typeAt, edgesAt, toAt] = [nodeFields.indexOf("name"), nodeFields.indexOf("type"), nodeFields.indexOf("edge_count"), edgeFields.indexOf("to_node")];
+  const needle = `${head}${tail}`.toLowerCase();
+  const holding = new Set<number>();
+  for (let at = 0; at < snapshot.nodes.length; at += nodeWidth) {
+    if (snapshot.strings[snapshot.nodes[at + nameAt]!]!.toLowerCase().includes(needle)) holding.add(at);
+  }
+  const retainers = new Map<number, string[]>([...holding].map((at) => [at, []]));
+  let edge = 0;
+  for (let at = 0; at < snapshot.nodes.length; at += nodeWidth) {
+    for (let i = 0; i < snapshot.nodes[at + edgesAt]!; i++, edge += edgeWidth) {
+      retainers.get(snapshot.edges[edge + toAt]!)?.push(nodeTypes[snapshot.nodes[at + typeAt]!]!);
+    }
+  }
+  return [...retainers.values()].some((types) => types.length === 0 || types.some((type) => type !== "code"));
+}
+
+interface HeapSnapshot {
+  snapshot: { meta: { node_fields: string[]; edge_fields: string[]; node_types: [string[]] } };
+  nodes: number[];
+  edges: number[];
+  strings: string[];
+}
+
+const after = held();
+(globalThis as Record<string, unknown>).kept = [`${head}${tail}`.toLowerCase()];
+console.log(JSON.stringify({ held: after, control: held() }));
+await t.stop();
