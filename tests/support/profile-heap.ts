@@ -1,16 +1,16 @@
 /**
- * `bun tests/support/profile-heap.ts HEAD TAIL`: a server in this process on the fixture postings is sent
- * profiles holding the word HEAD+TAIL (in a name, a place, a skill, a wish, free text; and a profile of
- * nothing the service knows, whose first words are searched) over POST /v1/match and MCP's
+ * `bun tests/support/profile-heap.ts HEAD TAIL CONTROL`: a server in this process on the fixture postings
+ * is sent profiles holding the word HEAD+TAIL (in a name, a place, a skill, a wish, free text; and a
+ * profile of nothing the service knows, whose first words are searched) over POST /v1/match and MCP's
  * explain_match, then other people's profiles. After a full collection it prints whether the process's
- * heap (a V8 snapshot, strings included) still holds the word (held), and, as the check's control,
- * whether it does once the word is kept on purpose: `{"held":…,"control":…}`. The word is never whole in
- * this process but in the requests: HEAD and TAIL are joined where sent, and for the search.
+ * heap (a V8 snapshot, strings included) still holds the word (`held`), and, as the check's control,
+ * whether it holds CONTROL+HEAD, kept on purpose (`control`). Neither word is ever whole in this process
+ * but where it is used: its parts are joined there.
  */
 import { fixturePostings } from "./fixtures/postings.ts";
 import { startTestServer } from "./helpers.ts";
 
-const [head = "", tail = ""] = process.argv.slice(2);
+const [head = "", tail = "", control = ""] = process.argv.slice(2);
 const t = await startTestServer({ records: fixturePostings() });
 
 async function send(): Promise<void> {
@@ -45,25 +45,28 @@ for (const profile of ["Location: Toronto\nNurse with 5 years in intensive care;
  * the names a function last looked up in its inline caches, a few per site, replaced as other requests run
  * and at no one's choosing; any other holder (a string no edge is recorded to: a Map's or Set's storage) counts.
  */
-function held(): boolean {
+function heldWords(): { held: boolean; control: boolean } {
   Bun.gc(true);
   const snapshot = JSON.parse(Bun.generateHeapSnapshot("v8")) as HeapSnapshot;
   const { node_fields: nodeFields, edge_fields: edgeFields, node_types: [nodeTypes] } = snapshot.snapshot.meta;
   const [nodeWidth, edgeWidth] = [nodeFields.length, edgeFields.length];
   const [nameAt, typeAt, edgesAt, toAt] = [nodeFields.indexOf("name"), nodeFields.indexOf("type"), nodeFields.indexOf("edge_count"), edgeFields.indexOf("to_node")];
-  const needle = `${head}${tail}`.toLowerCase();
-  const holding = new Set<number>();
+  const retainers = new Map<number, string[]>();
+  // Made after the snapshot, so that they are not in it.
+  const needles = [`${head}${tail}`.toLowerCase(), `${control}${head}`.toLowerCase()];
+  const found = needles.map(() => [] as number[]);
   for (let at = 0; at < snapshot.nodes.length; at += nodeWidth) {
-    if (snapshot.strings[snapshot.nodes[at + nameAt]!]!.toLowerCase().includes(needle)) holding.add(at);
+    const name = snapshot.strings[snapshot.nodes[at + nameAt]!]!.toLowerCase();
+    needles.forEach((needle, i) => name.includes(needle) && (found[i]!.push(at), retainers.set(at, [])));
   }
-  const retainers = new Map<number, string[]>([...holding].map((at) => [at, []]));
   let edge = 0;
   for (let at = 0; at < snapshot.nodes.length; at += nodeWidth) {
     for (let i = 0; i < snapshot.nodes[at + edgesAt]!; i++, edge += edgeWidth) {
       retainers.get(snapshot.edges[edge + toAt]!)?.push(nodeTypes[snapshot.nodes[at + typeAt]!]!);
     }
   }
-  return [...retainers.values()].some((types) => types.length === 0 || types.some((type) => type !== "code"));
+  const held = (nodes: number[]) => nodes.some((at) => retainers.get(at)!.length === 0 || retainers.get(at)!.some((type) => type !== "code"));
+  return { held: held(found[0]!), control: held(found[1]!) };
 }
 
 interface HeapSnapshot {
@@ -73,7 +76,7 @@ interface HeapSnapshot {
   strings: string[];
 }
 
-const after = held();
-(globalThis as Record<string, unknown>).kept = [`${head}${tail}`.toLowerCase()];
-console.log(JSON.stringify({ held: after, control: held() }));
+// The control: a word of the same kind, kept on purpose, which the check must find.
+(globalThis as Record<string, unknown>).kept = [`${control}${head}`.toLowerCase()];
+console.log(JSON.stringify(heldWords()));
 await t.stop();

@@ -89,10 +89,10 @@ test("nothing of a profile stays in the server's memory after its requests", asy
   // A word no posting, test or list holds, made here; the server runs in a process of its own
   // (tests/support/profile-heap.ts), whose heap holds nothing else of this run.
   const letters = (n: number) => Array.from(crypto.getRandomValues(new Uint8Array(n)), (byte) => String.fromCharCode(97 + (byte % 26))).join("");
-  const proc = Bun.spawn(["bun", join(ROOT, "tests/support/profile-heap.ts"), `Zq${letters(4)}`, `${letters(5)}ian`], { cwd: ROOT, env: { ...process.env, MODELS_DIR }, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(["bun", join(ROOT, "tests/support/profile-heap.ts"), `Zq${letters(4)}`, `${letters(5)}ian`, `Qz${letters(4)}`], { cwd: ROOT, env: { ...process.env, MODELS_DIR }, stdout: "pipe", stderr: "pipe" });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   expect({ code, err: code === 0 ? "" : err }).toEqual({ code: 0, err: "" });
-  // The control: the same check finds the word once the process keeps it on purpose.
+  // The control: the same check finds a word the process keeps on purpose.
   expect(JSON.parse(out.trim().split("\n").at(-1)!)).toEqual({ held: false, control: true });
 }, 60_000);
 

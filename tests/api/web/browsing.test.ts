@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { BrowserContext, Page } from "playwright-core";
 import { startTestServer, type TestServer } from "../../support/helpers.ts";
-import { descriptionOf, openSearchPage, pageSteps, postings } from "../../support/search-page.ts";
+import { descriptionOf, openSearchPage, pageSteps, postings } from "../../support/browser/search-page.ts";
 
 /**
  * Browsing on the search page in real headless Chromium, with the key saved: pages forward and back,

@@ -2,9 +2,9 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { PROFILE_MAX_CHARS } from "../../../shared/match.ts";
-import { ARTIFACTS } from "../../support/browser.ts";
+import { ARTIFACTS } from "../../support/browser/browser.ts";
 import type { TestServer } from "../../support/helpers.ts";
-import { HOSTILE, openSearchPage, pageSteps } from "../../support/search-page.ts";
+import { HOSTILE, openSearchPage, pageSteps } from "../../support/browser/search-page.ts";
 import { twoPageCv } from "../../support/fixtures/cv.ts";
 
 /**

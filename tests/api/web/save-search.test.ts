@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import type { TestServer } from "../../support/helpers.ts";
-import { openSearchPage, pageSteps } from "../../support/search-page.ts";
+import { openSearchPage, pageSteps } from "../../support/browser/search-page.ts";
 
 /** Saving the search on screen from the page in real headless Chromium: a name, then its feed URL. */
 const web = openSearchPage();

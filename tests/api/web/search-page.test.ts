@@ -2,9 +2,9 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { join } from "node:path";
-import { ARTIFACTS, CHROMIUM } from "../../support/browser.ts";
+import { ARTIFACTS, CHROMIUM } from "../../support/browser/browser.ts";
 import { postSearch, type TestServer } from "../../support/helpers.ts";
-import { HOSTILE, openSearchPage, pageSteps, postings } from "../../support/search-page.ts";
+import { HOSTILE, openSearchPage, pageSteps, postings } from "../../support/browser/search-page.ts";
 
 /**
  * The search page in real headless Chromium, as a person uses it: the key, a search, filters by city,

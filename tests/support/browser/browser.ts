@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
-import { ROOT } from "./helpers.ts";
-import { whenRunEnds } from "./stores.ts";
+import { ROOT } from "../helpers.ts";
+import { whenRunEnds } from "../stores.ts";
 
 /** Debian's Chromium (`apt-get install -y chromium`; .ci/run installs it). Playwright cannot download one here. */
 export const CHROMIUM = "/usr/bin/chromium";

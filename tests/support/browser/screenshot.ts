@@ -1,10 +1,10 @@
 /**
  * Not a test: regenerates server/web/screenshot.png (the README's picture of the search page)
- * from the generated demo postings. Run: bun tests/support/screenshot.ts
+ * from the generated demo postings. Run: bun tests/support/browser/screenshot.ts
  */
 import { join } from "node:path";
 import { launchChromium } from "./browser.ts";
-import { ROOT, startTestServer } from "./helpers.ts";
+import { ROOT, startTestServer } from "../helpers.ts";
 
 const t = await startTestServer({ env: { DEMO_DATA: "true" } });
 const browser = await launchChromium();

@@ -8,8 +8,8 @@ import { afterAll, beforeAll } from "bun:test";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { ARTIFACTS, sharedChromium } from "./browser.ts";
-import { fixturePostings } from "./fixtures/postings.ts";
-import { startTestServer, type TestServer } from "./helpers.ts";
+import { fixturePostings } from "../fixtures/postings.ts";
+import { startTestServer, type TestServer } from "../helpers.ts";
 
 export const HOSTILE = {
   id: "fx-hostile",
