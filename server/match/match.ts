@@ -96,11 +96,13 @@ export async function matchJobs(unpinned: SearchDeps, request: MatchRequest): Pr
     .sort((a, b) => b.odds - a.odds || compareText(a.result.id, b.result.id));
   const page = ranked.slice(asked.offset, asked.offset + asked.topK);
   if (asked.sort === "date") page.sort((a, b) => compareText(b.result.publish_time, a.result.publish_time) || b.score - a.score);
-  // The descriptions of the page's postings whose skills were not read yet, in one read (a page asked for in full detail has them already).
-  const unread = page.filter(({ result }) => result.job_description === undefined && !vocabulary.postings.has(result.id)).map(({ result }) => result.id);
+  // The descriptions of the page's postings whose skills were not read yet, in one read (a page asked for in
+  // full detail has them already, unless cut: skills are read from the whole text, whatever the page shows).
+  const whole = (result: JobResult) => (result.job_description_truncated ? undefined : result.job_description);
+  const unread = page.filter(({ result }) => whole(result) === undefined && !vocabulary.postings.has(result.id)).map(({ result }) => result.id);
   const texts = unread.length > 0 ? await deps.store.descriptions(unread) : new Map<string, string>();
   const results = page.map(({ result, score }) => {
-    const skills = skillsOf(result, result.job_description ?? texts.get(result.id) ?? "", vocabulary);
+    const skills = skillsOf(result, whole(result) ?? texts.get(result.id) ?? "", vocabulary);
     return { ...result, score, match: detail(result, skills, fit) };
   });
   const best = Math.max(0, ...results.map((r) => r.score));

@@ -3,7 +3,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { join } from "node:path";
 import { createLogger } from "../../../server/log.ts";
 import type { MatchResponse } from "../../../shared/match.ts";
-import { fixturePostings } from "../../support/fixtures/postings.ts";
+import { anotherJobLike, fixturePostings } from "../../support/fixtures/postings.ts";
 import { connectMcp, MODELS_DIR, ROOT, runCli, startTestServer, tempDir, type TestServer } from "../../support/helpers.ts";
 
 /**
@@ -95,6 +95,30 @@ test("nothing of a profile stays in the server's memory after its requests", asy
   // The control: the same check finds a word the process keeps on purpose.
   expect(JSON.parse(out.trim().split("\n").at(-1)!)).toEqual({ held: false, control: true });
 }, 60_000);
+
+test("a posting's skills are read from its whole description, whether a page shows it cut or not", async () => {
+  const base = fixturePostings().find((p) => p.job_title === "Senior Backend Engineer")!;
+  const long = { ...anotherJobLike(base, "long-text"), job_tags: ["python"] };
+  // The one skill past the cut (DESCRIPTION_MAX_CHARS) that a page in full detail shows.
+  long.job_description = `${"Our backend team builds payment services in Python. ".repeat(700)}You will run our Kubernetes clusters.`;
+  const own = await startTestServer({ records: [long, ...fixturePostings().slice(0, 3)] });
+  try {
+    const ask = async (detail: object) => {
+      const response = await fetch(`${own.url}/v1/match`, {
+        method: "POST", headers: { "x-api-key": own.apiKey, "content-type": "application/json" },
+        body: JSON.stringify({ profile: "Senior Backend Engineer: Python, Kubernetes", top_k: 5, ...detail }),
+      });
+      return ((await response.json()) as MatchResponse).results.find((r) => r.id === "long-text")!;
+    };
+    // In full detail first: what the page cuts must not become what every later match reads.
+    const full = await ask({ detail: "full" });
+    expect(full.job_description_truncated).toBe(true);
+    expect(full.match.matched_skills).toEqual(expect.arrayContaining(["Python", "Kubernetes"]));
+    expect((await ask({})).match).toEqual(full.match);
+  } finally {
+    await own.stop();
+  }
+});
 
 describe("MCP", () => {
   test("match_profile returns what REST does, in its output schema", async () => {
