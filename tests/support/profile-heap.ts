@@ -33,17 +33,25 @@ async function send(): Promise<void> {
   await explained.text();
 }
 
-await send();
-// Other people's requests after: what the runtime holds of the last ones it ran (a regular expression's last
-// input, the names a compiled function last looked up) moves on to theirs.
-for (const profile of ["Location: Toronto\nNurse with 5 years in intensive care; Epic, triage, phlebotomy.", "Data analyst, SQL and Tableau, Lisbon or remote"]) {
-  const response = await fetch(`${t.url}/v1/match`, { method: "POST", headers: { "x-api-key": t.apiKey, "content-type": "application/json" }, body: JSON.stringify({ profile }) });
-  await response.text();
-}
 /**
- * Whether the heap holds the word (in any case) other than as a constant of compiled code: the JIT keeps
- * the names a function last looked up in its inline caches, a few per site, replaced as other requests run
- * and at no one's choosing; any other holder (a string no edge is recorded to: a Map's or Set's storage) counts.
+ * Other people's requests: what the runtime holds of the last ones it ran (a regular expression's last
+ * input, the names a compiled function last looked up) moves on to theirs.
+ */
+async function others(): Promise<void> {
+  for (const profile of ["Location: Toronto\nNurse with 5 years in intensive care; Epic, triage, phlebotomy.", "Data analyst, SQL and Tableau, Lisbon or remote"]) {
+    const response = await fetch(`${t.url}/v1/match`, { method: "POST", headers: { "x-api-key": t.apiKey, "content-type": "application/json" }, body: JSON.stringify({ profile }) });
+    await response.text();
+  }
+}
+
+await send();
+/**
+ * Whether the heap holds the word (in any case), and the control word. Not counted: a constant of compiled
+ * code (the JIT keeps the names a function last looked up in its inline caches, a few per site, replaced as
+ * other requests run), and a scope nothing refers to: the collector keeps what a stale pointer on the
+ * machine stack seems to point at (it scans the stack conservatively; once in ~40 runs on a busy machine,
+ * the scope of a finished spelling lookup of the word). Any other holder counts, a string no edge is
+ * recorded to included (a Map's or Set's storage).
  */
 function heldWords(): { held: boolean; control: boolean } {
   Bun.gc(true);
@@ -51,21 +59,28 @@ function heldWords(): { held: boolean; control: boolean } {
   const { node_fields: nodeFields, edge_fields: edgeFields, node_types: [nodeTypes] } = snapshot.snapshot.meta;
   const [nodeWidth, edgeWidth] = [nodeFields.length, edgeFields.length];
   const [nameAt, typeAt, edgesAt, toAt] = [nodeFields.indexOf("name"), nodeFields.indexOf("type"), nodeFields.indexOf("edge_count"), edgeFields.indexOf("to_node")];
-  const retainers = new Map<number, string[]>();
+  const { nodes, edges, strings } = snapshot;
   // Made after the snapshot, so that they are not in it.
   const needles = [`${head}${tail}`.toLowerCase(), `${control}${head}`.toLowerCase()];
   const found = needles.map(() => [] as number[]);
-  for (let at = 0; at < snapshot.nodes.length; at += nodeWidth) {
-    const name = snapshot.strings[snapshot.nodes[at + nameAt]!]!.toLowerCase();
+  const retainers = new Map<number, number[]>();
+  for (let at = 0; at < nodes.length; at += nodeWidth) {
+    const name = strings[nodes[at + nameAt]!]!.toLowerCase();
     needles.forEach((needle, i) => name.includes(needle) && (found[i]!.push(at), retainers.set(at, [])));
   }
+  // Each node's count of incoming edges (by its offset), and the nodes that hold a found string.
+  const incoming = new Uint32Array(nodes.length / nodeWidth);
   let edge = 0;
-  for (let at = 0; at < snapshot.nodes.length; at += nodeWidth) {
-    for (let i = 0; i < snapshot.nodes[at + edgesAt]!; i++, edge += edgeWidth) {
-      retainers.get(snapshot.edges[edge + toAt]!)?.push(nodeTypes[snapshot.nodes[at + typeAt]!]!);
+  for (let at = 0; at < nodes.length; at += nodeWidth) {
+    for (let i = 0; i < nodes[at + edgesAt]!; i++, edge += edgeWidth) {
+      const to = edges[edge + toAt]!;
+      incoming[to / nodeWidth]!++;
+      retainers.get(to)?.push(at);
     }
   }
-  const held = (nodes: number[]) => nodes.some((at) => retainers.get(at)!.length === 0 || retainers.get(at)!.some((type) => type !== "code"));
+  const holds = (at: number) =>
+    nodeTypes[nodes[at + typeAt]!] !== "code" && !(strings[nodes[at + nameAt]!] === "system / JSLexicalEnvironment" && incoming[at / nodeWidth] === 0);
+  const held = (words: number[]) => words.some((at) => retainers.get(at)!.length === 0 || retainers.get(at)!.some(holds));
   return { held: held(found[0]!), control: held(found[1]!) };
 }
 
@@ -78,5 +93,6 @@ interface HeapSnapshot {
 
 // The control: a word of the same kind, kept on purpose, which the check must find.
 (globalThis as Record<string, unknown>).kept = [`${control}${head}`.toLowerCase()];
+await others();
 console.log(JSON.stringify(heldWords()));
 await t.stop();
