@@ -28,8 +28,8 @@ export function dataLine(config: Config, env: Record<string, string | undefined>
 
 let announced = false;
 
-/** Opens the embedder and the jobs table of DATA_DIR, as the server does. */
-export async function openLocalStore(config: Config): Promise<{ store: JobStore; embedder: Embedder }> {
+/** Opens the embedder and the jobs table of DATA_DIR, as the server does; `say` is told of the model's load. */
+export async function openLocalStore(config: Config, say: (line: string) => void = note): Promise<{ store: JobStore; embedder: Embedder }> {
   // Loaded here: commands that never open the table (keys, config) would pay ~1 s for these on every start.
   const [{ keepPlacesIndexIn }, { loadEmbedder }, { openStore }] = await Promise.all([
     import("../server/places/gazetteer.ts"),
@@ -37,7 +37,7 @@ export async function openLocalStore(config: Config): Promise<{ store: JobStore;
     import("../server/store/store.ts"),
   ]);
   keepPlacesIndexIn(config.embedding.modelsDir);
-  const embedder = await loadEmbedder(config.embedding, note);
+  const embedder = await loadEmbedder(config.embedding, say);
   const store = await openStore({
     dataDir: config.table.uri,
     ...(config.table.storageOptions ? { storageOptions: config.table.storageOptions } : {}),

@@ -91,7 +91,7 @@ const STOP = new Set(STOP_WORDS);
 /** Words of job-search talk that say nothing about the job ("looking for someone who…", "I want a job as…"). */
 const FILLER = new Set(FILLER_WORDS);
 function wordToken(word: string, chunk: number): Token {
-  const known = KNOWN_WORDS.get(word);
+  const known = KNOWLEDGE_TOKENS.get(word);
   if (known !== undefined) return { key: known.key, words: [word], kind: known.kind, chunk };
   return { key: fold(word), words: [word], kind: "content", chunk };
 }
@@ -100,7 +100,7 @@ function wordToken(word: string, chunk: number): Token {
  * The tokens of the words the knowledge base names (aliases, stop and filler words), made once. Other
  * words' are made each time (a fold, ~0.1 µs): no word of a query or a profile is kept past its request.
  */
-const KNOWN_WORDS = new Map<string, { key: string; kind: TokenKind }>(
+const KNOWLEDGE_TOKENS = new Map<string, { key: string; kind: TokenKind }>(
   [...new Set([...Object.keys(ALIAS), ...STOP, ...FILLER])].map((word) => [
     word,
     { key: fold(ALIAS[word] ?? word), kind: STOP.has(word) ? "stop" : FILLER.has(word) ? "filler" : "content" },

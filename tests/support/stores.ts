@@ -1,12 +1,10 @@
 import { afterAll } from "bun:test";
 import { cpSync, rmSync } from "node:fs";
 import { openKeys } from "../../server/auth/stores.ts";
-import { loadEmbedder } from "../../server/embedding/embedder.ts";
 import { ingestRecords, type IngestOptions, type IngestSummary } from "../../server/ingest/ingest.ts";
 import { readRecords, type RawRecord } from "../../server/ingest/read.ts";
-import { keepPlacesIndexIn } from "../../server/places/gazetteer.ts";
-import { openStore } from "../../server/store/store.ts";
 import { openWriteLock } from "../../server/store/write-lease.ts";
+import { openLocalStore } from "../../cli/local.ts";
 import { SHARED_DATA, tempDir, testConfig } from "./helpers.ts";
 
 /*
@@ -46,19 +44,12 @@ export function sharedRecords(): Promise<readonly RawRecord[]> {
 
 /**
  * Loads `values` into the table a server of `dataDir` with `env` serves (DATA_URI's with it), in this
- * process, as `cli ingest` does: the places index kept with the model (not built again), the table's
- * write lock (REDIS_URL's for an object store).
+ * process, as `cli ingest` does: the table opened by the CLI's own openLocalStore (the places index kept
+ * with the model, not built again), the table's write lock (REDIS_URL's for an object store).
  */
 export async function loadDataDir(dataDir: string, values: readonly object[], options: IngestOptions = {}, env: Record<string, string> = {}): Promise<IngestSummary> {
   const config = testConfig(dataDir, env);
-  keepPlacesIndexIn(config.embedding.modelsDir);
-  const embedder = await loadEmbedder(config.embedding);
-  const store = await openStore({
-    dataDir: config.table.uri,
-    ...(config.table.storageOptions ? { storageOptions: config.table.storageOptions } : {}),
-    modelId: embedder.modelId,
-    dimension: embedder.dimension,
-  });
+  const { store, embedder } = await openLocalStore(config, () => {});
   const writes = await openWriteLock(config.table, config.redisUrl);
   try {
     return await ingestRecords({ store, embedder, lock: writes.lock }, values.map((value, i) => ({ ref: `record ${i + 1}`, value })), options);
