@@ -57,7 +57,8 @@ export const ProfileEchoSchema = z.object({
   years: z.number().nullable().describe("Years of experience stated, the largest"),
   languages: z.array(z.string()).describe("Spoken languages listed"),
   applied_filters: z.record(z.string(), z.unknown()).describe("Filters read from where the profile wants to work (city, country, remote, employment_type) and applied"),
-  nearby: z.record(z.string(), z.unknown()).describe("Where the profile says the person is (a location line, \"based in …\"): postings there rank first; not a filter"),
+  nearby: z.record(z.string(), z.unknown()).describe("Where the profile says the person is (a location line, \"based in …\"): postings there rank first, unless the profile states a preference; not a filter"),
+  preferred: z.record(z.string(), z.unknown()).describe("Where and how the profile would rather work (\"ideally remote\", \"open to roles in Leeds\"): postings that meet it rank first; not a filter"),
   text: z.string().describe("The words searched: q's, the first title and the most mentioned skills"),
   hints: z.array(z.string()),
 });

@@ -43,6 +43,8 @@ const EMPHASIS_FLOOR = 0.25;
 const NEAR_POOL = 20;
 /** A posting where the person says they are ("based in Denver"): ranked first, not filtered, in log-odds. */
 const PLACE_LIFT = 1;
+/** The levels whose postings rank first for a person at them. */
+const EARLY_LEVELS = new Set(["junior", "intern"]);
 /** A posting of another seniority (a junior's profile, a senior's posting) is a weaker match, in log-odds. */
 const SENIORITY_MISFIT = -0.5;
 
@@ -56,15 +58,21 @@ export async function matchJobs(unpinned: SearchDeps, request: MatchRequest): Pr
   const applied = Object.assign({}, wished, ...alternatives) as Record<string, unknown>;
   for (const { hints: refused } of either) hints.push(...refused);
   if (alternatives.length > 0) hints.push(`${alternatives.map((a) => Object.entries(a).map(([name, value]) => `${name} ${JSON.stringify(value)}`).join(", ")).join(" or ")}: either will do`);
-  // Where the person is ranks, unless the request or a wish of the profile says where already.
-  const { applied: nearby, hints: nearbyHints } = appliedFilters(reading.nearby, request.search, applied);
+  // What the person prefers ranks first, else where they are, unless the request or a wish of the profile says it already.
+  const { applied: preferred, hints: preferredHints } = appliedFilters(reading.preferred, request.search, applied);
+  const { applied: here, hints: nearbyHints } = appliedFilters(reading.nearby, request.search, applied);
+  const nearby = Object.keys(preferred).length > 0 ? {} : here;
+  // A junior's or intern's level is what sets their jobs apart (most postings are for experienced people): postings of it rank first too.
+  const { applied: level } = appliedFilters(EARLY_LEVELS.has(reading.seniority ?? "") ? { seniority: [reading.seniority] } : {}, request.search, applied);
+  const first = { ...nearby, ...preferred, ...level };
   const asked = request.search;
   const words = (...parts: string[]) => parts.filter((part) => part !== "").join(" ");
   const text = words(asked.query, reading.query) || request.profile.slice(0, 200);
   const search = (query: string, filters: Record<string, unknown>, pool = MATCH_POOL): SearchRequest => ({
     ...asked,
     query,
-    filters: { ...readFilters(filters), ...asked.filters },
+    // Read from the profile's words, they mean what query understanding's do (a title's "Junior", a "remote" tag).
+    inferred: readFilters(filters),
     topK: Math.min(RESULT_WINDOW_MAX, Math.max(pool, asked.offset + asked.topK)),
     offset: 0,
     minScore: 0,
@@ -76,7 +84,7 @@ export async function matchJobs(unpinned: SearchDeps, request: MatchRequest): Pr
   // The words searched under each alternative, and where the person is too, so that postings there, ranked first, are in the pool.
   const sets = alternatives.length > 0 ? alternatives.map((alternative) => ({ ...wished, ...alternative })) : [wished];
   const [near, found] = await Promise.all([
-    Object.keys(nearby).length > 0 ? searchJobs(uncached, search(text, { ...wished, ...nearby }, NEAR_POOL)) : undefined,
+    Object.keys(first).length > 0 ? searchJobs(uncached, search(text, { ...wished, ...first }, NEAR_POOL)) : undefined,
     Promise.all(sets.map((filters) => searchJobs(uncached, search(text, filters)))),
   ]);
   const outcome = found[0]!;
@@ -112,7 +120,7 @@ export async function matchJobs(unpinned: SearchDeps, request: MatchRequest): Pr
   }
   return {
     results,
-    profile: echoOf(reading, { applied, nearby }, [...hints, ...nearbyHints], text),
+    profile: echoOf(reading, { applied, nearby, preferred }, [...hints, ...nearbyHints, ...preferredHints], text),
     query: { ...outcome.query, hints: queryHints },
     ...(outcome.facets ? { facets: outcome.facets, total_matches: outcome.total_matches } : {}),
   };
@@ -129,7 +137,13 @@ export async function explainMatch(unpinned: Pick<SearchDeps, "store">, id: stri
 
 // --- internal ---
 
-let vocabularyCache: { version: number; vocabulary: Promise<SkillVocabulary> } | undefined;
+/**
+ * The vocabulary of each store's current version, by the store's term statistics (one object a store holds
+ * until a load replaces them): stores of one process (a server's, the CLI's, tests') have versions of the same numbers.
+ */
+const vocabularies = new WeakMap<object, { version: number; vocabulary: Promise<SkillVocabulary> }>();
+/** The key of a store without term statistics (none loaded yet). */
+const NO_STATS = {};
 
 /** The profile read against the table's skills and places, now. */
 async function read(store: Pick<StoreReader, "version" | "tagCounts" | "termStats" | "facets">, profile: string): Promise<{ vocabulary: SkillVocabulary; reading: ProfileReading }> {
@@ -140,10 +154,13 @@ async function read(store: Pick<StoreReader, "version" | "tagCounts" | "termStat
 /** The skills of the table's current version (its tags and the knowledge base's), built once per version. */
 async function vocabularyOf(store: Pick<StoreReader, "version" | "tagCounts" | "termStats">): Promise<SkillVocabulary> {
   const version = await store.version();
-  if (vocabularyCache?.version !== version) {
-    vocabularyCache = { version, vocabulary: store.tagCounts().then((tags) => skillVocabulary(tags, store.termStats())) };
+  const stats = store.termStats();
+  let kept = vocabularies.get(stats ?? NO_STATS);
+  if (kept?.version !== version) {
+    kept = { version, vocabulary: store.tagCounts().then((tags) => skillVocabulary(tags, stats)) };
+    vocabularies.set(stats ?? NO_STATS, kept);
   }
-  return vocabularyCache.vocabulary;
+  return kept.vocabulary;
 }
 
 /** What a posting is measured against: the profile read, its skills (`has` by key), and the postings where the person is. */
@@ -206,7 +223,7 @@ function detail(posting: Pick<JobResult, "job_title" | "seniority_level" | "city
   if (skills.size > 0) reasons.push(`skills: ${matched.length} of ${skills.size}`);
   const level = levelOf(posting);
   if (reading.seniority !== null && level === reading.seniority) reasons.push(`seniority: ${level}`);
-  if (posting.city && [reading.filters.city, reading.nearby.city].flat().includes(posting.city)) reasons.push(`place: ${posting.city}`);
+  if (posting.city && [reading.filters.city, reading.nearby.city, reading.preferred.city].flat().includes(posting.city)) reasons.push(`place: ${posting.city}`);
   return { matched_skills: matched, missing_skills: missing, reasons };
 }
 
@@ -253,12 +270,13 @@ function appliedFilters(read: Record<string, unknown>, asked: SearchRequest, tak
   return { applied, hints };
 }
 
-function echoOf(reading: ProfileReading, { applied, nearby }: Record<"applied" | "nearby", Record<string, unknown>>, hints: string[], text: string): ProfileEcho {
+function echoOf(reading: ProfileReading, { applied, nearby, preferred }: Record<"applied" | "nearby" | "preferred", Record<string, unknown>>, hints: string[], text: string): ProfileEcho {
   const notes = [...hints];
   for (const [name, value] of Object.entries(nearby)) notes.push(`${name} ${JSON.stringify(value)} is where the profile says the person is: postings there rank first; it does not filter them`);
+  for (const [name, value] of Object.entries(preferred)) notes.push(`${name} ${JSON.stringify(value)} is what the profile prefers: postings that meet it rank first; it does not filter them`);
   if (reading.seniority !== null) notes.push(`seniority "${reading.seniority}" ranks the results; it does not filter them`);
   if (reading.titles.length === 0) notes.push("no job title was recognised in the profile: its skills were searched");
-  return { titles: reading.titles, skills: reading.skills, seniority: reading.seniority, years: reading.years, languages: reading.languages, applied_filters: applied, nearby, text, hints: notes };
+  return { titles: reading.titles, skills: reading.skills, seniority: reading.seniority, years: reading.years, languages: reading.languages, applied_filters: applied, nearby, preferred, text, hints: notes };
 }
 
 function sentenceOf(title: string, match: MatchDetail): string {

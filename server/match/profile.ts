@@ -4,6 +4,7 @@ import { OCCUPATIONS } from "../knowledge/knowledge.ts";
 import { hasCjk } from "../text/fold.ts";
 import { compactText, contentKeys } from "../text/query-tokens.ts";
 import { phrasesAt, phraseStarts } from "../text/phrases.ts";
+import { statesPreference } from "../understand/scopes.ts";
 import { conditionsIn } from "../understand/understand.ts";
 import { profileSkills, type SkillVocabulary } from "./skills.ts";
 
@@ -31,6 +32,8 @@ export interface ProfileReading {
   either: Array<Record<string, unknown>>;
   /** Where the person says they are ("Location: Dublin", "based in Denver"): it ranks, it does not filter. */
   nearby: Record<string, unknown>;
+  /** Where and how the person would rather work ("ideally remote", "open to roles in Leeds"): it ranks, it does not filter. */
+  preferred: Record<string, unknown>;
   /** Spoken languages listed ("Languages: English, German"). */
   languages: string[];
   /** The words searched: the first title and the most mentioned skills. */
@@ -65,7 +68,7 @@ export function readProfile(text: string, context: ProfileContext): ProfileReadi
   const lines = sentencesOf(text);
   const weights = new Map<string, number>();
   // Where the person wants to work wins over conditions stated alone, and both over where they are; within each, the first line saying it.
-  const found: Record<Where, Record<string, unknown>> = { wish: {}, stated: {}, here: {} };
+  const found: Record<Where | "preferred", Record<string, unknown>> = { wish: {}, stated: {}, here: {}, preferred: {} };
   let alternatives: Array<Record<string, unknown>> | undefined;
   // The seniority a title is said with, from the line that counts most (a wish over the headline); in the
   // history, only the first line with a title (the latest job, as CVs list them) speaks: an old "Junior" title does not.
@@ -80,7 +83,8 @@ export function readProfile(text: string, context: ProfileContext): ProfileReadi
     const level = titles.length > 0 || wish ? seniorityOfTitle(line) : null;
     if (level !== null && weight > TITLE_WEIGHT.elsewhere && weight > (titleSeniority?.weight ?? 0)) titleSeniority = { weight, level };
     if (titles.length > 0 && weight === TITLE_WEIGHT.elsewhere) latestJob ??= { level };
-    const { where, filters } = wish ? { where: "wish" as const, filters: placeFilters(line, context) } : conditionsOf(line, context);
+    const { where, filters, preferred } = wish ? { where: "wish" as const, ...placeFilters(line, context) } : conditionsOf(line, context);
+    for (const [name, value] of Object.entries(preferred)) found.preferred[name] ??= value;
     // "Remote or Lisbon": remote and a place in one wish are alternatives, which one set of filters cannot say.
     const { city, country, remote, ...rest } = filters;
     const either = where === "wish" && remote === true && (city !== undefined || country !== undefined);
@@ -95,15 +99,18 @@ export function readProfile(text: string, context: ProfileContext): ProfileReadi
   const titles = [...weights].sort((a, b) => b[1] - a[1]).map(([title]) => title).filter((title) => !levelOnly(title));
   const spoken = new Set(languages.map((language) => language.toLowerCase()));
   const searched = skills.filter((skill) => !spoken.has(skill));
+  const filters = { ...found.stated, ...found.wish };
   return {
     titles,
     skills,
     mentions,
     seniority: titleSeniority?.level ?? latestJob?.level ?? seniorityOfYears(years),
     years,
-    filters: { ...found.stated, ...found.wish },
+    filters,
     either: alternatives ?? [],
     nearby: found.here,
+    // A family the profile requires is not a preference as well.
+    preferred: Object.fromEntries(Object.entries(found.preferred).filter(([name]) => !(name in filters))),
     languages,
     query: [titles[0] ?? "", ...searched.slice(0, titles.length > 0 ? QUERY_SKILLS : 3 * QUERY_SKILLS)].join(" ").trim(),
   };
@@ -137,12 +144,12 @@ function sentencesOf(text: string): string[] {
   }).filter((line) => line !== "");
 }
 
-/** A line that says what the person wants, not what they did. */
-const WISH = /\b(?:looking (?:for|to|at)|looking (?:jobs?|work|roles?|positions?|opportunit\w*)|seeking|searching for|search(?:ing)?(?= .{0,30}\b(?:jobs?|roles?|positions?|work)\b)|hoping to|would (?:like|love) to|objective|target(?:ing)? (?:role|position|job)s?|interested in|want(?:ing)? (?:a|an|to)|open to|available for|considering|only (?:looking|interested|want\w*|open|accept\w*|apply\w*)|aspir\w+|next (?:role|step|position)|transition(?:ing)? (?:in)?to)\b|求职|期望|目标职位|意向|希望|寻找|想找|考虑|只找/i;
+/** A line that says what the person wants, not what they did (a preference too: `statesPreference`). */
+const WISH = /\b(?:looking (?:for|to|at)|looking (?:jobs?|work|roles?|positions?|opportunit\w*)|seeking|searching for|search(?:ing)?(?= .{0,30}\b(?:jobs?|roles?|positions?|work)\b)|hoping to|would (?:like|love) to|objective|target(?:ing)?(?: (?:role|position|job)s?|(?=\s*:))|interested in|want(?:ing)? (?:a|an|to)|open to|available for|considering|only (?:looking|interested|want\w*|open|accept\w*|apply\w*)|aspir\w+|next (?:role|step|position)|transition(?:ing)? (?:in)?to|(?:would|will|only|also) consider)\b|求职|期望|目标职位|意向|希望|寻找|想找|考虑|只找/i;
 /** A header line of where the person is ("Location: Berlin"). */
 const LOCATION_HEADER = /^(?:location|based|address|city|地点|所在地|城市|期望城市|现居)\s*[:：]/i;
 /** Where the person is, said in a sentence: the words after it, to the clause's end. */
-const HERE_PHRASE = /\b(?:based in|located in|living in|live in|work(?:ing)? from)\b([^.;,()\n]{1,60})/i;
+const HERE_PHRASE = /\b(?:based in|located in|living in|live in|currently in|work(?:ing)? from(?! home))\b([^.;,()\n]{1,60})/i;
 /** Where the person will be: a move is a wish. */
 const MOVE_PHRASE = /\b(?:relocat\w*(?: anywhere)? (?:to|in|within)|moving to)\b([^.;,()\n]{1,60})/i;
 /** A short line of conditions only ("Remote only.", "Full-time, London"): understood as a query, all of it became filters. */
@@ -151,18 +158,26 @@ const CONDITIONS_WORDS = 6;
 
 /** Where a line's conditions come from: a wish, a line of conditions only ("Remote only."), or where the person is. */
 type Where = "wish" | "stated" | "here";
+/** The conditions a line requires, and those it would rather have (a wish's, a line of conditions'). */
+type LineConditions = { where: Where } & Record<"filters" | "preferred", Record<string, unknown>>;
 
 /** The filters a line that is no wish says of where or how the person works (none for most lines). */
-function conditionsOf(line: string, context: ProfileContext): { where: Where; filters: Record<string, unknown> } {
-  if (LOCATION_HEADER.test(line)) return { where: "here", filters: placeFilters(line, context) };
+function conditionsOf(line: string, context: ProfileContext): LineConditions {
+  const none = {};
+  if (LOCATION_HEADER.test(line)) return { where: "here", filters: placeFilters(line, context).filters, preferred: none };
   const move = MOVE_PHRASE.exec(line);
-  if (move) return { where: "wish", filters: placeFilters(move[0], context) };
+  if (move) return { where: "wish", ...placeFilters(move[0], context) };
   const here = HERE_PHRASE.exec(line);
-  if (here) return { where: "here", filters: placeFilters(here[0], context) };
+  if (here) return { where: "here", filters: placeFilters(here[0], context).filters, preferred: none };
+  // A line that only says what the person would rather have ("Ideally remote, hybrid in Austin works too") ranks, whatever it names.
+  if (statesPreference(line)) {
+    const { filters, preferred } = placeFilters(line, context);
+    return { where: "stated", filters: none, preferred: { ...filters, ...preferred } };
+  }
   // A header, a list item or a label ("Skills: …") is no statement of conditions; skipping them keeps a long CV cheap.
-  if (line.length > CONDITIONS_LINE || /^[#*•>|-]|[:：]/.test(line) || line.split(/\s+/).length > CONDITIONS_WORDS) return { where: "stated", filters: {} };
+  if (line.length > CONDITIONS_LINE || /^[#*•>|-]|[:：]/.test(line) || line.split(/\s+/).length > CONDITIONS_WORDS) return { where: "stated", filters: none, preferred: none };
   const read = understandLine(line, context);
-  return { where: "stated", filters: read.jobless ? placeOf(read.filters) : {} };
+  return read.jobless ? { where: "stated", filters: placeOf(read.filters), preferred: placeOf(read.preferred) } : { where: "stated", filters: none, preferred: none };
 }
 /** Only these of what a wish line's words say become filters of the match. */
 const PLACE_FILTERS = ["city", "country", "remote", "employment_type"];
@@ -210,10 +225,11 @@ const TITLES = (() => {
 })();
 
 /** Where and how the person wants to work, as query understanding reads the line (a wish there stays a wish). */
-function placeFilters(line: string, context: ProfileContext): Record<string, unknown> {
+function placeFilters(line: string, context: ProfileContext): Omit<LineConditions, "where"> {
   // "Open to: AE roles, New York City only": a line that says "only" asks for what it names.
   const text = /\bonly\b|只|仅/.test(line) ? line.replace(/\b(?:open to|ideally|preferably|happy with|fine with|ok with)\b:?/gi, " ") : line;
-  return placeOf(understandLine(text.slice(0, 300), context).filters);
+  const read = understandLine(text.slice(0, 300), context);
+  return { filters: placeOf(read.filters), preferred: placeOf(read.preferred) };
 }
 
 function understandLine(text: string, context: ProfileContext) {

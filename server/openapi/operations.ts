@@ -193,6 +193,7 @@ const MATCH_EXAMPLE: MatchResponse = {
     languages: ["English", "German"],
     applied_filters: {},
     nearby: { city: "Berlin" },
+    preferred: {},
     text: "backend engineer python postgresql django",
     hints: ["city \"Berlin\" is where the profile says the person is: postings there rank first; it does not filter them", "seniority \"senior\" ranks the results; it does not filter them"],
   },

@@ -21,6 +21,11 @@ export function preferences(text: string, findings: Finding[]): Set<Finding> {
   return new Set(findings.filter((f) => scopes.some(([start, end]) => f.start >= start && f.start < end)));
 }
 
+/** Whether a text says a wish in the words `preferences` reads ("ideally", "open to", "… preferred"). */
+export function statesPreference(text: string): boolean {
+  return ANY_WISH.test(text);
+}
+
 /** The findings the query rules out; a finding that holds the negation itself ("not remote") is its own condition. */
 export function negations(text: string, findings: Finding[]): Set<Finding> {
   const scopes: Array<[number, number]> = [];
@@ -55,13 +60,24 @@ const BEFORE = /\b(?:ideally|preferably|prefer(?:s|ring)?|if\s+possible|nice\s+t
 /** Words that make what precedes them (in the clause) a wish. */
 const AFTER = /\b(?:preferred|(?:is\s+|would\s+be\s+)?a\s+(?:plus|bonus)|(?:is\s+)?nice\s+to\s+have|if\s+possible|optional|welcome)\b/gi;
 
+/** BEFORE or AFTER anywhere, without the global flag's state. */
+const ANY_WISH = new RegExp(`${BEFORE.source}|${AFTER.source}`, "i");
+
 /** Where a clause ends: a comma, ".", ";", "!", "?" or "but". */
 const BOUNDARY = String.raw`[.;!?,]|\bbut\b`;
+/**
+ * A comma inside a list, which does not end the clause: the next item (three words at most) is followed by
+ * another comma or by "or"/"and" ("open to contract, part-time or temp work", "no agencies, recruiters or spam").
+ */
+const LIST_COMMA = /^,\s*(?:[\p{L}\p{N}'’-]+\s+){0,2}[\p{L}\p{N}'’-]+\s*(?:,|\b(?:or|and)\b)/iu;
 
 function clauseEnd(text: string, from: number): number {
   const next = new RegExp(BOUNDARY, "g");
   next.lastIndex = from;
-  return next.exec(text)?.index ?? text.length;
+  for (let match = next.exec(text); match !== null; match = next.exec(text)) {
+    if (match[0] !== "," || !LIST_COMMA.test(text.slice(match.index))) return match.index;
+  }
+  return text.length;
 }
 
 function clauseStart(text: string, before: number): number {

@@ -59,7 +59,7 @@ export interface UnderstandContext {
  * condition read: `understand=false`, similar jobs) and only what they say of the job is read.
  */
 export function understandQuery(query: string, explicit: SearchFilters, context?: UnderstandContext): Understanding {
-  const conditions = context === undefined ? asTyped(query) : readConditions(query, explicit, context);
+  const { preferred: _, ...conditions } = context === undefined ? asTyped(query) : readConditions(query, explicit, context);
   const job = theJob(conditions.text);
   // Words of job-search talk can still name a job outright (a word of the talk that is an occupation's title): then there is a job to match.
   return { ...conditions, ...job, jobless: conditions.jobless && !job.namesJob };
@@ -67,11 +67,12 @@ export function understandQuery(query: string, explicit: SearchFilters, context?
 
 /**
  * Only what `text` states of where and how to work, and whether it says nothing of a job: what matching
- * reads a profile's lines for (match/profile.ts), without the occupations a search weighs.
+ * reads a profile's lines for (match/profile.ts), without the occupations a search weighs. `preferred`:
+ * the filters of the conditions said as wishes ("ideally remote"), which a search does not apply.
  */
-export function conditionsIn(text: string, context: UnderstandContext): Pick<Understanding, "filters" | "jobless"> {
+export function conditionsIn(text: string, context: UnderstandContext): Pick<Understanding, "filters" | "jobless"> & { preferred: Record<string, unknown> } {
   const conditions = readConditions(text, {}, context, false);
-  return { filters: conditions.filters, jobless: conditions.jobless && !theJob(conditions.text).namesJob };
+  return { filters: conditions.filters, preferred: conditions.preferred, jobless: conditions.jobless && !theJob(conditions.text).namesJob };
 }
 
 /**
@@ -100,10 +101,10 @@ function describesJob(understanding: Understanding): boolean {
   return plain && best < WORDS_CONFIDENT && understanding.terms.length >= DESCRIBING_TERMS;
 }
 
-type Conditions = Pick<Understanding, "text" | "corrected" | "filters" | "hints" | "jobless">;
+type Conditions = Pick<Understanding, "text" | "corrected" | "filters" | "hints" | "jobless"> & { preferred: Record<string, unknown> };
 
 function asTyped(query: string): Conditions {
-  return { text: query, corrected: null, filters: {}, hints: [], jobless: false };
+  return { text: query, corrected: null, filters: {}, preferred: {}, hints: [], jobless: false };
 }
 
 /** `remember` false: the words' corrections are not kept for later queries (a profile's lines). */
@@ -122,6 +123,9 @@ function readConditions(query: string, explicit: SearchFilters, context: Underst
   ]).filter((f) => f.confident);
 
   const filters: Record<string, unknown> = {};
+  const preferred: Record<string, unknown> = {};
+  // Preferences that name both values of a condition ("happy with on-site or remote") prefer neither.
+  const unsure = new Set<string>();
   const hints: string[] = [];
   const removed: Finding[] = [];
   const wishes = preferences(text, findings);
@@ -138,6 +142,7 @@ function readConditions(query: string, explicit: SearchFilters, context: Underst
     }
     if (wishes.has(finding)) {
       hints.push(`"${finding.phrase}" is a preference: it ranks the results, it does not filter them`);
+      mergeFilters(preferred, finding.filters, unsure);
       continue;
     }
     const names = Object.keys(finding.filters);
@@ -154,13 +159,18 @@ function readConditions(query: string, explicit: SearchFilters, context: Underst
     }
     // Two values of a filter that takes several ("senior or staff", "part-time or contract") are alternatives: either will do.
     const clash = names.find((name) => name in filters && !Array.isArray(filters[name]) && JSON.stringify(filters[name]) !== JSON.stringify(finding.filters[name]));
+    if (clash !== undefined && typeof filters[clash] === "boolean") {
+      // Both ways ("remote or on-site"): either will do, so neither filters.
+      hints.push(`"${finding.phrase}" and ${clash} ${JSON.stringify(filters[clash])} were not applied: the query accepts either`);
+      delete filters[clash];
+      removed.push(finding);
+      continue;
+    }
     if (clash !== undefined) {
       hints.push(`"${finding.phrase}" was not applied: the query already states ${clash}`);
       continue;
     }
-    for (const [name, value] of Object.entries(finding.filters)) {
-      filters[name] = Array.isArray(value) && Array.isArray(filters[name]) ? [...new Set([...(filters[name] as unknown[]), ...value])] : value;
-    }
+    mergeFilters(filters, finding.filters);
     removed.push(finding);
   }
   // A label opening the request ("Agent: …") is not searched either, unless a condition was read in it.
@@ -173,11 +183,23 @@ function readConditions(query: string, explicit: SearchFilters, context: Underst
     jobless: isJobless(rest),
     corrected: correction.changes.length > 0 ? text : null,
     filters,
+    preferred: Object.fromEntries(Object.entries(preferred).filter(([name]) => !unsure.has(name))),
     hints: [
       ...correction.changes.map(({ from, to }) => `searched for "${to}" instead of "${from}"`),
       ...hints,
     ],
   };
+}
+
+/**
+ * Adds a finding's filters to `into`: two lists of one filter join ("senior or staff"), another value
+ * replaces; a name whose single value it changes is added to `changed`.
+ */
+function mergeFilters(into: Record<string, unknown>, filters: Record<string, unknown>, changed?: Set<string>): void {
+  for (const [name, value] of Object.entries(filters)) {
+    if (changed && name in into && !Array.isArray(value) && JSON.stringify(into[name]) !== JSON.stringify(value)) changed.add(name);
+    into[name] = Array.isArray(value) && Array.isArray(into[name]) ? [...new Set([...(into[name] as unknown[]), ...value])] : value;
+  }
 }
 
 /** A word of the job or of the talk around it ("data", "remote", "the", "hiring"): never a company's name alone. */

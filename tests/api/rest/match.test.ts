@@ -24,7 +24,9 @@ let t: TestServer;
 let mcp: Client;
 const lines: string[] = [];
 beforeAll(async () => {
-  t = await startTestServer({ records: fixturePostings(), log: createLogger("debug", (line) => void lines.push(line)) });
+  // One posting says its level in its title only: a junior's match ranks it first.
+  const junior = { ...anotherJobLike(fixturePostings()[6]!, "fx-junior"), job_title: "Junior Backend Engineer", seniority_level: null };
+  t = await startTestServer({ records: [...fixturePostings(), junior], log: createLogger("debug", (line) => void lines.push(line)) });
   mcp = await connectMcp(t.url, t.apiKey);
 });
 afterAll(async () => {
@@ -63,6 +65,23 @@ describe("POST /v1/match", () => {
     expect(frontend?.match.missing_skills.map((skill) => skill.toLowerCase())).toEqual(expect.arrayContaining(["react", "typescript"]));
   });
 
+  test("a preference of the profile ranks first, before where the person is, and filters nothing", async () => {
+    const { body } = await match({ profile: `${PROFILE}\nIdeally London.`, top_k: 42 });
+    expect(body.profile).toMatchObject({ applied_filters: {}, nearby: {}, preferred: { city: "London" } });
+    expect(body.profile.hints).toContain('city "London" is what the profile prefers: postings that meet it rank first; it does not filter them');
+    const backend = body.results.filter((r) => r.job_title === "Senior Backend Engineer");
+    expect(backend[0]!.city).toBe("London");
+    expect(backend[0]!.match.reasons).toContain("place: London");
+    expect(new Set(backend.map((r) => r.city)).size).toBeGreaterThan(1);
+  });
+
+  test("a junior's match ranks postings of that level first", async () => {
+    const { body } = await match({ profile: "Backend developer, Python and PostgreSQL, one year in.\nLooking for a junior backend role.", top_k: 5 });
+    expect(body.profile.seniority).toBe("junior");
+    expect(body.results[0]!.job_title).toBe("Junior Backend Engineer");
+    expect(body.results.length).toBeGreaterThan(1);
+  });
+
   test("an explicit filter wins over the place read, with a hint; q adds words", async () => {
     const { body } = await match({ profile: PROFILE, city: "London", q: "nurse", top_k: 3 });
     expect(body.profile.applied_filters).toEqual({});
@@ -95,6 +114,24 @@ test("nothing of a profile stays in the server's memory after its requests", asy
   // The control: the same check finds a word the process keeps on purpose.
   expect(JSON.parse(out.trim().split("\n").at(-1)!)).toEqual({ held: false, control: true });
 }, 60_000);
+
+test("each store has its own skills, though two stores of one process be at the same table version", async () => {
+  // The same postings, three of them tagged with a skill the first server's data does not have.
+  const records = [...fixturePostings(), { ...anotherJobLike(fixturePostings()[6]!, "fx-junior"), job_title: "Junior Backend Engineer", seniority_level: null }];
+  for (const posting of records.filter((p) => p.job_title === "Senior Backend Engineer").slice(0, 3)) posting.job_tags = [...posting.job_tags, "Zigbee"];
+  const other = await startTestServer({ records });
+  try {
+    expect(await other.server.store.version()).toBe(await t.server.store.version());
+    const skills = async (server: TestServer) => (await (await fetch(`${server.url}/v1/match`, {
+      method: "POST", headers: { "x-api-key": server.apiKey, "content-type": "application/json" },
+      body: JSON.stringify({ profile: "Senior Backend Engineer: Python, PostgreSQL and Zigbee", top_k: 1 }),
+    })).json() as MatchResponse).profile.skills;
+    expect(await skills(t)).not.toContain("zigbee");
+    expect(await skills(other)).toContain("zigbee");
+  } finally {
+    await other.stop();
+  }
+});
 
 test("a posting's skills are read from its whole description, whether a page shows it cut or not", async () => {
   const base = fixturePostings().find((p) => p.job_title === "Senior Backend Engineer")!;

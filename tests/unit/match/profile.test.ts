@@ -106,6 +106,17 @@ describe("a profile", () => {
     expect(read("Python developer, open to remote work").filters).toEqual({});
   });
 
+  test("a preference ranks: read in a wish or a line of its own, never a filter; both ways of it prefer neither", () => {
+    expect(read("Data engineer, 6 years.\nI'd prefer a fully remote position.")).toMatchObject({ filters: {}, preferred: { remote: true } });
+    expect(read("Data engineer. Open to roles in New York.")).toMatchObject({ filters: {}, preferred: { city: "New York" } });
+    expect(read("Data engineer.\nIdeally remote, but hybrid in London works too.")).toMatchObject({ filters: {}, preferred: { remote: true, city: "London" } });
+    expect(read("Data engineer. Happy with on-site, hybrid or remote.")).toMatchObject({ filters: {}, preferred: {} });
+    // Where the person is stays where they are; a family required is not preferred as well.
+    expect(read("Data engineer. Based in London, willing to travel.")).toMatchObject({ filters: {}, nearby: { city: "London" }, preferred: {} });
+    expect(read("Data engineer looking for remote roles. Remote preferred.")).toMatchObject({ filters: { remote: true }, preferred: {} });
+    expect(read("Data engineer. Will only consider roles in New York.").filters).toEqual({ city: "New York" });
+  });
+
   test("a Chinese profile: its Chinese title, skills and city", () => {
     const profile = read("前端开发工程师，熟悉 React 和 Vue。期望城市：北京");
     expect(profile.titles[0]).toMatch(/前端/);

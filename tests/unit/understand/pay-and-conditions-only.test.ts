@@ -62,6 +62,18 @@ describe("wishes and alternatives", () => {
     expect(u.hints).toEqual([]);
   });
 
+  test("a wish or a negation reaches over a list's commas; both ways of a condition filter neither", () => {
+    const u = understand("java developer, open to part-time, contract or temporary work");
+    expect(u.filters).toEqual({});
+    expect(u.hints).toContain('"contract" is a preference: it ranks the results, it does not filter them');
+    expect(understand("java developer, no contracts, temporary or part-time gigs").filters).toEqual({});
+    // A comma before another clause still ends the wish.
+    expect(understand("java developer, ideally remote, in London").filters).toEqual({ city: "London" });
+    const either = understand("java developer, remote or on-site");
+    expect(either.filters).toEqual({});
+    expect(either.hints).toEqual(['"on-site" and remote true were not applied: the query accepts either']);
+  });
+
   test("a requirement beside a wish still filters", () => {
     expect(understand("senior java developer in London, remote a plus").filters).toEqual({ seniority: ["senior"], city: "London" });
   });
