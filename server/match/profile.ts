@@ -6,11 +6,12 @@ import { compactText, contentKeys } from "../text/query-tokens.ts";
 import { phrasesAt, phraseStarts } from "../text/phrases.ts";
 import { statesPreference } from "../understand/scopes.ts";
 import { conditionsIn } from "../understand/understand.ts";
+import { languagesOf, levelOnly, seniorityOfTitle, seniorityOfYears, yearsOf } from "./facts.ts";
 import { profileSkills, type SkillVocabulary } from "./skills.ts";
 
 /*
  * What a résumé or short profile says of the person, read line by line: the jobs held and sought
- * (the knowledge base's occupations), the skills (skills.ts), seniority from titles and years,
+ * (the knowledge base's occupations), the skills (skills.ts), seniority from titles and years (facts.ts),
  * where and how they want to work (only where the text says so: a location line, "based in",
  * "looking for … in", read by query understanding), and the languages they list. Nothing is kept.
  */
@@ -36,7 +37,7 @@ export interface ProfileReading {
   preferred: Record<string, unknown>;
   /** Spoken languages listed ("Languages: English, German"). */
   languages: string[];
-  /** The words searched: the first title and the most mentioned skills. */
+  /** The words searched: the most mentioned skill and the first title (without a title, the three most mentioned skills). */
   query: string;
 }
 
@@ -83,12 +84,15 @@ export function readProfile(text: string, context: ProfileContext): ProfileReadi
     const level = titles.length > 0 || wish ? seniorityOfTitle(line) : null;
     if (level !== null && weight > TITLE_WEIGHT.elsewhere && weight > (titleSeniority?.weight ?? 0)) titleSeniority = { weight, level };
     if (titles.length > 0 && weight === TITLE_WEIGHT.elsewhere) latestJob ??= { level };
-    const { where, filters, preferred } = wish ? { where: "wish" as const, ...placeFilters(line, context) } : conditionsOf(line, context);
-    for (const [name, value] of Object.entries(preferred)) found.preferred[name] ??= value;
+    // Where a wish's sentence says the person is ("Based in Lisbon, open to remote") is no wish.
+    const here = wish ? HERE_PHRASE.exec(line) : null;
+    if (here) keepFirst(found.here, placeFilters(here[0], context).filters);
+    const { where, filters, preferred } = wish ? { where: "wish" as const, ...placeFilters(here ? line.replace(here[0], " ") : line, context) } : conditionsOf(line, context);
+    keepFirst(found.preferred, preferred);
     // "Remote or Lisbon": remote and a place in one wish are alternatives, which one set of filters cannot say.
     const { city, country, remote, ...rest } = filters;
     const either = where === "wish" && remote === true && (city !== undefined || country !== undefined);
-    for (const [name, value] of Object.entries(either ? rest : filters)) found[where][name] ??= value;
+    keepFirst(found[where], either ? rest : filters);
     if (either) alternatives ??= [{ remote }, Object.fromEntries(Object.entries({ city, country }).filter(([, value]) => value !== undefined))];
   });
   const years = yearsOf(text);
@@ -112,11 +116,17 @@ export function readProfile(text: string, context: ProfileContext): ProfileReadi
     // A family the profile requires is not a preference as well.
     preferred: Object.fromEntries(Object.entries(found.preferred).filter(([name]) => !(name in filters))),
     languages,
-    query: [titles[0] ?? "", ...searched.slice(0, titles.length > 0 ? QUERY_SKILLS : 3 * QUERY_SKILLS)].join(" ").trim(),
+    // As people write a job's query, the skill before the title ("go backend developer": there "go" is the language).
+    query: [...searched.slice(0, titles.length > 0 ? QUERY_SKILLS : 3 * QUERY_SKILLS), titles[0] ?? ""].join(" ").trim(),
   };
 }
 
 // --- internal ---
+
+/** Adds what `from` says of a filter `into` does not hold yet: the first line saying it wins. */
+function keepFirst(into: Record<string, unknown>, from: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(from)) into[name] ??= value;
+}
 
 /**
  * A prose line this long that ends without a stop, followed by one starting in lowercase, or itself ending
@@ -149,7 +159,7 @@ const WISH = /\b(?:looking (?:for|to|at)|looking (?:jobs?|work|roles?|positions?
 /** A header line of where the person is ("Location: Berlin"). */
 const LOCATION_HEADER = /^(?:location|based|address|city|地点|所在地|城市|期望城市|现居)\s*[:：]/i;
 /** Where the person is, said in a sentence: the words after it, to the clause's end. */
-const HERE_PHRASE = /\b(?:based in|located in|living in|live in|currently in|work(?:ing)? from(?! home))\b([^.;,()\n]{1,60})/i;
+const HERE_PHRASE = /\b(?:based in|located in|living in|live in|currently in|work(?:ing)? from(?! home))\b((?:(?!\s(?:and|but|so|while|where|i|i'm|i’m)\b|\s[—–-]\s)[^.;,()\n]){1,60})/i;
 /** Where the person will be: a move is a wish. */
 const MOVE_PHRASE = /\b(?:relocat\w*(?: anywhere)? (?:to|in|within)|moving to)\b([^.;,()\n]{1,60})/i;
 /** A short line of conditions only ("Remote only.", "Full-time, London"): understood as a query, all of it became filters. */
@@ -238,60 +248,4 @@ function understandLine(text: string, context: ProfileContext) {
 
 function placeOf(filters: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(filters).filter(([name]) => PLACE_FILTERS.includes(name)));
-}
-
-const SENIORITY_WORDS: Array<[RegExp, string]> = [
-  [/\b(?:intern|internship|student)\b|实习/i, "intern"],
-  [/\b(?:junior|jr\.?|graduate|entry[- ]level|new grad)\b|初级|应届/i, "junior"],
-  [/\b(?:lead|principal|staff|head of|director|architect)\b|负责人|总监|架构师|专家/i, "lead"],
-  [/\b(?:senior|sr\.?)\b|高级|资深/i, "senior"],
-  [/\b(?:mid[- ]level|intermediate)\b|中级/i, "mid"],
-];
-
-/** Whether a title is a level and nothing else: one word a level is said with ("intern", "student"). */
-function levelOnly(title: string): boolean {
-  return contentKeys(title, true).length <= 1 && seniorityOfTitle(title) !== null;
-}
-
-function seniorityOfTitle(line: string): string | null {
-  return SENIORITY_WORDS.find(([pattern]) => pattern.test(line))?.[1] ?? null;
-}
-
-/** Seniority by years of experience: a common reading of job ladders. */
-function seniorityOfYears(years: number | null): string | null {
-  if (years === null) return null;
-  if (years < 2) return "junior";
-  if (years < 5) return "mid";
-  if (years < 12) return "senior";
-  return "lead";
-}
-
-const ENGLISH_NUMBERS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"];
-/** "Eleven years", "six+ years": years written as a word. */
-const NUMBER_WORD_YEARS = new RegExp(`\\b(${ENGLISH_NUMBERS.join("|")})\\s*\\+?\\s*(?:years?|yrs?)\\b(?!\\s+old)`, "gi");
-const CHINESE_NUMBERS: Record<string, number> = { 一: 1, 两: 2, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9, 十: 10 };
-
-/** The largest number of years of experience the text states; a date range (2015–2020) is not one. */
-function yearsOf(text: string): number | null {
-  let best: number | null = null;
-  const take = (n: number) => {
-    if (n > 0 && n <= 50) best = Math.max(best ?? 0, n);
-  };
-  for (const m of text.matchAll(/\b(\d{1,2})(?:\.\d)?\s*\+?\s*(?:years?|yrs?)\b(?!\s+old)/gi)) take(Number(m[1]));
-  for (const m of text.matchAll(NUMBER_WORD_YEARS)) take(ENGLISH_NUMBERS.indexOf(m[1]!.toLowerCase()) + 1);
-  for (const m of text.matchAll(/(\d{1,2}|[一两二三四五六七八九十])\s*年(?:以上)?(?:的)?(?:\S{0,6})?(?:经验|工作)/g)) {
-    take(/\d/.test(m[1]!) ? Number(m[1]) : CHINESE_NUMBERS[m[1]!]!);
-  }
-  return best;
-}
-
-/** The items of a "Languages:" line, without their levels ("German (fluent)" → "German"). */
-function languagesOf(lines: string[]): string[] {
-  const line = lines.find((l) => /^(?:languages?|spoken languages?|语言(?:能力)?)\s*[:：]/i.test(l));
-  if (line === undefined) return [];
-  return line
-    .replace(/^[^:：]*[:：]/, "")
-    .split(/[,;，、|/]/)
-    .map((item) => item.replace(/\(.*?\)|（.*?）|[-–—].*$|[.。]+$/g, "").trim())
-    .filter((item) => item !== "" && item.length <= 30);
 }

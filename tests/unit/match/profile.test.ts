@@ -66,7 +66,8 @@ describe("a profile", () => {
     expect(profile.skills.slice(0, 3).sort()).toEqual(["kafka", "python", "spark"]);
     expect(profile.years).toBe(8);
     expect(profile.languages).toEqual(["English", "Portuguese"]);
-    expect(profile.query).toStartWith("data engineer ");
+    // The most mentioned skill, then the title, as people type a job.
+    expect(profile.query).toMatch(/^(kafka|python|spark) data engineer$/);
   });
 
   test("seniority from the title sought, else from the years", () => {
@@ -115,6 +116,9 @@ describe("a profile", () => {
     expect(read("Data engineer. Based in London, willing to travel.")).toMatchObject({ filters: {}, nearby: { city: "London" }, preferred: {} });
     expect(read("Data engineer looking for remote roles. Remote preferred.")).toMatchObject({ filters: { remote: true }, preferred: {} });
     expect(read("Data engineer. Will only consider roles in New York.").filters).toEqual({ city: "New York" });
+    // Where a wish's sentence says the person is stays where they are, to its clause's end.
+    expect(read("Data engineer. Based in London, open to remote.")).toMatchObject({ filters: {}, nearby: { city: "London" }, preferred: { remote: true } });
+    expect(read("Data engineer. I live in a small town near London and I'm only considering remote roles.").filters).toEqual({ remote: true });
   });
 
   test("a Chinese profile: its Chinese title, skills and city", () => {
