@@ -185,7 +185,8 @@ function fitOf(reading: ProfileReading, vocabulary: SkillVocabulary): Fit {
  * place being where the person is; a seniority misfit takes away.
  */
 function lifts(result: JobResult, fit: Fit): number {
-  const asked = [...postingSkills(result.job_title ?? "", fit.vocabulary, result.job_tags).keys()];
+  let asked = fit.vocabulary.titles.get(result.id);
+  if (asked === undefined) fit.vocabulary.titles.set(result.id, (asked = [...postingSkills(result.job_title ?? "", fit.vocabulary, result.job_tags).keys()]));
   const held = asked.filter(fit.has).reduce((sum, key) => sum + (fit.emphasis.get(key) ?? EMPHASIS_FLOOR), 0);
   const skills = asked.length === 0 ? 0 : Math.min(1, held / Math.min(asked.length, FIT_SKILLS));
   return (

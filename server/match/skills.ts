@@ -34,10 +34,14 @@ export interface SkillVocabulary {
    * version's popular postings are on many people's pages, and their descriptions need not be read again.
    */
   postings: LRUCache<string, ReadonlyMap<string, string>>;
+  /** The keys of postings' title and tag skills by id (what ranks a match's pool, every posting of it each time), kept likewise. */
+  titles: LRUCache<string, readonly string[]>;
 }
 
 /** Postings whose skills a vocabulary keeps (~1–2 KB each). */
 const KEPT_POSTINGS = 5_000;
+/** Postings whose title skills a vocabulary keeps (a few keys each, ~100–200 B). */
+const KEPT_TITLES = 20_000;
 
 /** A tag is a skill of the data when at least this many postings carry it. */
 const MIN_TAG_POSTINGS = 3;
@@ -79,7 +83,7 @@ export function skillVocabulary(tags: ReadonlyArray<{ value: string; count: numb
     if (asTag === 0 || (stats?.df[key] ?? 0) > EVERYDAY_RATIO * asTag) everyday.add(key);
   }
   const longest = Math.min(MAX_SKILL_WORDS, Math.max(1, ...[...byKey.keys()].map((key) => key.split(" ").length)));
-  return { byKey, everyday, cjk: cjk.sort((a, b) => b.length - a.length), longest, starts: phraseStarts(byKey.keys()), postingKeys: new Map(), postings: new LRUCache({ max: KEPT_POSTINGS }) };
+  return { byKey, everyday, cjk: cjk.sort((a, b) => b.length - a.length), longest, starts: phraseStarts(byKey.keys()), postingKeys: new Map(), postings: new LRUCache({ max: KEPT_POSTINGS }), titles: new LRUCache({ max: KEPT_TITLES }) };
 }
 
 /**
