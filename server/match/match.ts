@@ -39,10 +39,13 @@ const SKILL_LIFT = 1.2;
 const FIT_SKILLS = 4;
 /** What a skill the profile has counts when it is not among those it names (an everyday word, a name met in lowercase). */
 const EMPHASIS_FLOOR = 0.25;
-/** Postings searched where the person is, beside the pool: enough for a page of them first. */
+/** Postings searched under what ranks first (each alone), beside the pool: enough for a page of them first. */
 const NEAR_POOL = 20;
-/** A posting where the person says they are ("based in Denver"): ranked first, not filtered, in log-odds. */
-const PLACE_LIFT = 1;
+/**
+ * A posting that meets what ranks first (where the person would rather work, else where they are; a junior's or
+ * intern's level): ranked first, not filtered, in log-odds, for each it meets.
+ */
+const FIRST_LIFT = 1;
 /** The levels whose postings rank first for a person at them. */
 const EARLY_LEVELS = new Set(["junior", "intern"]);
 /** A posting of another seniority (a junior's profile, a senior's posting) is a weaker match, in log-odds. */
@@ -64,7 +67,8 @@ export async function matchJobs(unpinned: SearchDeps, request: MatchRequest): Pr
   const nearby = Object.keys(preferred).length > 0 ? {} : here;
   // A junior's or intern's level is what sets their jobs apart (most postings are for experienced people): postings of it rank first too.
   const { applied: level } = appliedFilters(EARLY_LEVELS.has(reading.seniority ?? "") ? { seniority: [reading.seniority] } : {}, request.search, applied);
-  const first = { ...nearby, ...preferred, ...level };
+  // Each ranks first by its own search (together they would leave few postings: a junior role in the one city preferred).
+  const firsts = [{ ...nearby, ...preferred }, level].filter((filters) => Object.keys(filters).length > 0);
   const asked = request.search;
   const words = (...parts: string[]) => parts.filter((part) => part !== "").join(" ");
   const text = words(asked.query, reading.query) || request.profile.slice(0, 200);
@@ -83,17 +87,18 @@ export async function matchJobs(unpinned: SearchDeps, request: MatchRequest): Pr
   const { cache: _, ...uncached } = deps;
   // The words searched under each alternative, and where the person is too, so that postings there, ranked first, are in the pool.
   const sets = alternatives.length > 0 ? alternatives.map((alternative) => ({ ...wished, ...alternative })) : [wished];
-  const [near, found] = await Promise.all([
-    Object.keys(first).length > 0 ? searchJobs(uncached, search(text, { ...wished, ...first }, NEAR_POOL)) : undefined,
+  const [nears, found] = await Promise.all([
+    Promise.all(firsts.map((filters) => searchJobs(uncached, search(text, { ...wished, ...filters }, NEAR_POOL)))),
     Promise.all(sets.map((filters) => searchJobs(uncached, search(text, filters)))),
   ]);
   const outcome = found[0]!;
   const pool = new Map<string, JobResult>();
-  for (const result of [...found, near].flatMap((each) => each?.results ?? [])) {
+  for (const result of [...found, ...nears].flatMap((each) => each.results)) {
     if ((pool.get(result.id)?.score ?? -1) < result.score) pool.set(result.id, result);
   }
-  const nearIds = new Set(near?.results.map((result) => result.id));
-  const fit = { ...fitOf(reading, vocabulary), nearIds };
+  const firstLifts = new Map<string, number>();
+  for (const { id } of nears.flatMap((near) => near.results)) firstLifts.set(id, (firstLifts.get(id) ?? 0) + FIRST_LIFT);
+  const fit = { ...fitOf(reading, vocabulary), firstLifts };
   const ranked = [...pool.values()]
     .map((result) => {
       const odds = logit(result.score) + lifts(result, fit);
@@ -172,7 +177,8 @@ interface Fit {
   /** How much each skill the profile names counts, by key: 1 for the most mentioned, less down the list. */
   emphasis: Map<string, number>;
   vocabulary: SkillVocabulary;
-  nearIds?: ReadonlySet<string>;
+  /** What ranks a posting first, by id: it meets what the person prefers, or is where they are, or is of a junior's level. */
+  firstLifts?: ReadonlyMap<string, number>;
 }
 
 function fitOf(reading: ProfileReading, vocabulary: SkillVocabulary): Fit {
@@ -191,7 +197,7 @@ function lifts(result: JobResult, fit: Fit): number {
   const skills = asked.length === 0 ? 0 : Math.min(1, held / Math.min(asked.length, FIT_SKILLS));
   return (
     SKILL_LIFT * skills +
-    (fit.nearIds?.has(result.id) ? PLACE_LIFT : 0) +
+    (fit.firstLifts?.get(result.id) ?? 0) +
     (misfits(fit.reading.seniority, levelOf(result)) ? SENIORITY_MISFIT : 0)
   );
 }

@@ -155,13 +155,15 @@ function sentencesOf(text: string): string[] {
 }
 
 /** A line that says what the person wants, not what they did (a preference too: `statesPreference`). */
-const WISH = /\b(?:looking (?:for|to|at)|looking (?:jobs?|work|roles?|positions?|opportunit\w*)|seeking|searching for|search(?:ing)?(?= .{0,30}\b(?:jobs?|roles?|positions?|work)\b)|hoping to|would (?:like|love) to|objective|target(?:ing)?(?: (?:role|position|job)s?|(?=\s*:))|interested in|want(?:ing)? (?:a|an|to)|open to|available for|considering|only (?:looking|interested|want\w*|open|accept\w*|apply\w*)|aspir\w+|next (?:role|step|position)|transition(?:ing)? (?:in)?to|(?:would|will|only|also) consider)\b|求职|期望|目标职位|意向|希望|寻找|想找|考虑|只找/i;
+const WISH = /\b(?:looking (?:for|to|at)|looking (?:jobs?|work|roles?|positions?|opportunit\w*)|seeking|searching for|search(?:ing)?(?= .{0,30}\b(?:jobs?|roles?|positions?|work)\b)|hoping to|would (?:like|love) to|objective|target(?:ing)?(?: (?:role|position|job)s?|(?=\s*:))|interested in|want(?:ing)? (?:a|an|to)|open to|available for|considering|only (?:looking|interested|want\w*|open|accept\w*|apply\w*)|aspir\w+|next (?:role|step|position)|transition(?:ing)? (?:in)?to|(?:would|will|only|also) consider|preferences?(?=\s*:))\b|求职|期望|目标职位|意向|希望|寻找|想找|考虑|只找/i;
 /** A header line of where the person is ("Location: Berlin"). */
 const LOCATION_HEADER = /^(?:location|based|address|city|地点|所在地|城市|期望城市|现居)\s*[:：]/i;
+/** The words after a phrase to its clause's end: a stop, a comma, a dash, or "and", "but", "I'm"… opening another clause. */
+const CLAUSE_REST = String.raw`((?:(?!\s(?:and|but|so|while|where|i|i'm|i’m|for)\b|\s[—–-]\s)[^.;,()\n]){1,60})`;
 /** Where the person is, said in a sentence: the words after it, to the clause's end. */
-const HERE_PHRASE = /\b(?:based in|located in|living in|live in|currently in|work(?:ing)? from(?! home))\b((?:(?!\s(?:and|but|so|while|where|i|i'm|i’m)\b|\s[—–-]\s)[^.;,()\n]){1,60})/i;
+const HERE_PHRASE = new RegExp(String.raw`\b(?:based in|located in|living in|live in|currently in|work(?:ing)? from(?! home))\b${CLAUSE_REST}`, "i");
 /** Where the person will be: a move is a wish. */
-const MOVE_PHRASE = /\b(?:relocat\w*(?: anywhere)? (?:to|in|within)|moving to)\b([^.;,()\n]{1,60})/i;
+const MOVE_PHRASE = new RegExp(String.raw`\b(?:relocat\w*(?: anywhere)? (?:to|in|within)|mov(?:e|ing) to)\b${CLAUSE_REST}`, "i");
 /** A short line of conditions only ("Remote only.", "Full-time, London"): understood as a query, all of it became filters. */
 const CONDITIONS_LINE = 60;
 const CONDITIONS_WORDS = 6;

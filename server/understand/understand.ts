@@ -193,12 +193,16 @@ function readConditions(query: string, explicit: SearchFilters, context: Underst
 
 /**
  * Adds a finding's filters to `into`: two lists of one filter join ("senior or staff"), another value
- * replaces; a name whose single value it changes is added to `changed`.
+ * replaces. Preferences (`both` given) join places said apart too ("Seattle; Bellevue would work as well"),
+ * and a yes-or-no said both ways ("on-site or remote") is added to `both`.
  */
-function mergeFilters(into: Record<string, unknown>, filters: Record<string, unknown>, changed?: Set<string>): void {
+function mergeFilters(into: Record<string, unknown>, filters: Record<string, unknown>, both?: Set<string>): void {
+  const list = (value: unknown) => (Array.isArray(value) ? value : [value]);
   for (const [name, value] of Object.entries(filters)) {
-    if (changed && name in into && !Array.isArray(value) && JSON.stringify(into[name]) !== JSON.stringify(value)) changed.add(name);
-    into[name] = Array.isArray(value) && Array.isArray(into[name]) ? [...new Set([...(into[name] as unknown[]), ...value])] : value;
+    const had = into[name];
+    if (both && typeof value === "boolean" && typeof had === "boolean" && had !== value) both.add(name);
+    const join = had !== undefined && ((Array.isArray(value) && Array.isArray(had)) || (both !== undefined && typeof value === "string"));
+    into[name] = join ? [...new Set([...list(had), ...list(value)])] : value;
   }
 }
 

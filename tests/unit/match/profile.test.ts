@@ -116,6 +116,10 @@ describe("a profile", () => {
     expect(read("Data engineer. Based in London, willing to travel.")).toMatchObject({ filters: {}, nearby: { city: "London" }, preferred: {} });
     expect(read("Data engineer looking for remote roles. Remote preferred.")).toMatchObject({ filters: { remote: true }, preferred: {} });
     expect(read("Data engineer. Will only consider roles in New York.").filters).toEqual({ city: "New York" });
+    expect(read("Data engineer.\nPreferences: data engineering roles in London, hybrid is fine.").filters).toEqual({ city: "London" });
+    // A move is a wish, to its clause's end; places preferred apart are one list.
+    expect(read("Data engineer. Willing to move to New York or London for the right role — I'm in Reading now.").filters).toEqual({ city: ["New York", "London"] });
+    expect(read("Data engineer. Ideally I'd stay in London — New York would work as well.").preferred).toEqual({ city: ["London", "New York"] });
     // Where a wish's sentence says the person is stays where they are, to its clause's end.
     expect(read("Data engineer. Based in London, open to remote.")).toMatchObject({ filters: {}, nearby: { city: "London" }, preferred: { remote: true } });
     expect(read("Data engineer. I live in a small town near London and I'm only considering remote roles.").filters).toEqual({ remote: true });
