@@ -75,8 +75,11 @@ export function readProfile(text: string, context: ProfileContext): ProfileReadi
   // history, only the first line with a title (the latest job, as CVs list them) speaks: an old "Junior" title does not.
   let titleSeniority: { weight: number; level: string } | undefined;
   let latestJob: { level: string | null } | undefined;
+  // Under a header of wishes ("## What I'm after", "Next role:"), every line is one, up to the next header.
+  let wishSection = false;
   lines.forEach((line, i) => {
-    const wish = WISH.test(line);
+    if (HEADER.test(line)) wishSection = WISH_HEADER.test(line);
+    const wish = wishSection || WISH.test(line);
     const weight = wish ? TITLE_WEIGHT.wish : i < HEADLINE_LINES ? TITLE_WEIGHT.headline : TITLE_WEIGHT.elsewhere;
     const titles = lineTitles(line);
     for (const { title, generic } of titles) weights.set(title, (weights.get(title) ?? 0) + weight * (generic ? GENERIC_TITLE : 1));
@@ -155,7 +158,11 @@ function sentencesOf(text: string): string[] {
 }
 
 /** A line that says what the person wants, not what they did (a preference too: `statesPreference`). */
-const WISH = /\b(?:looking (?:for|to|at)|looking (?:jobs?|work|roles?|positions?|opportunit\w*)|seeking|searching for|search(?:ing)?(?= .{0,30}\b(?:jobs?|roles?|positions?|work)\b)|hoping to|would (?:like|love) to|objective|target(?:ing)?(?: (?:role|position|job)s?|(?=\s*:))|interested in|want(?:ing)? (?:a|an|to)|open to|available for|considering|only (?:looking|interested|want\w*|open|accept\w*|apply\w*)|aspir\w+|next (?:role|step|position)|transition(?:ing)? (?:in)?to|(?:would|will|only|also) consider|preferences?(?=\s*:))\b|求职|期望|目标职位|意向|希望|寻找|想找|考虑|只找/i;
+const WISH = /\b(?:looking (?:for|to|at)|looking (?:jobs?|work|roles?|positions?|opportunit\w*)|seeking|searching for|search(?:ing)?(?= .{0,30}\b(?:jobs?|roles?|positions?|work|opportunit\w*)\b)|hoping to|would (?:like|love) to|objective|target(?:ing)?(?: (?:role|position|job)s?|(?=\s*:))|interested in|want(?:ing)? (?:a|an|to)|open to|available for|considering|only (?:looking|interested|want\w*|open|accept\w*|apply\w*)|aspir\w+|next (?:role|step|position)|transition(?:ing)? (?:in)?to|(?:would|will|only|also) consider|preferences?(?=\s*:))\b|求职|期望|目标职位|意向|希望|寻找|想找|考虑|只找/i;
+/** A header: Markdown's, or a short line that ends in a colon. */
+const HEADER = /^#|^[^.!?。]{1,40}[:：]$/;
+/** A header over what the person wants. */
+const WISH_HEADER = /\b(?:after|want\w*|looking|seeking|next|goals?|objectives?|ideal|preferences?|wish\w*|target\w*|aspirations?)\b|求职意向|期望|意向/i;
 /** A header line of where the person is ("Location: Berlin"). */
 const LOCATION_HEADER = /^(?:location|based|address|city|地点|所在地|城市|期望城市|现居)\s*[:：]/i;
 /** The words after a phrase to its clause's end: a stop, a comma, a dash, or "and", "but", "I'm"… opening another clause. */

@@ -117,6 +117,10 @@ describe("a profile", () => {
     expect(read("Data engineer looking for remote roles. Remote preferred.")).toMatchObject({ filters: { remote: true }, preferred: {} });
     expect(read("Data engineer. Will only consider roles in New York.").filters).toEqual({ city: "New York" });
     expect(read("Data engineer.\nPreferences: data engineering roles in London, hybrid is fine.").filters).toEqual({ city: "London" });
+    // Under a header of wishes, each line is one; under another header, not.
+    expect(read("# Ana\nData engineer, 6 years.\n## What I'm after\nA senior data role on a small team, remote.").filters).toEqual({ remote: true });
+    expect(read("# Ana\nData engineer, 6 years.\n## Experience\nA senior data role on a small team, remote.").filters).toEqual({});
+    expect(read("Data engineer.\nI'd rather work remotely.")).toMatchObject({ filters: {}, preferred: { remote: true } });
     // A move is a wish, to its clause's end; places preferred apart are one list.
     expect(read("Data engineer. Willing to move to New York or London for the right role — I'm in Reading now.").filters).toEqual({ city: ["New York", "London"] });
     expect(read("Data engineer. Ideally I'd stay in London — New York would work as well.").preferred).toEqual({ city: ["London", "New York"] });
