@@ -121,6 +121,9 @@ describe("a profile", () => {
     expect(read("# Ana\nData engineer, 6 years.\n## What I'm after\nA senior data role on a small team, remote.").filters).toEqual({ remote: true });
     expect(read("# Ana\nData engineer, 6 years.\n## Experience\nA senior data role on a small team, remote.").filters).toEqual({});
     expect(read("Data engineer.\nI'd rather work remotely.")).toMatchObject({ filters: {}, preferred: { remote: true } });
+    // "… only" at a clause's end asks for what it names; "only" elsewhere does not.
+    expect(read("Data engineer. Remote positions only, please — I moved to the coast last year.").filters).toEqual({ remote: true });
+    expect(read("Data engineer. I have only 3 years of experience in London.").filters).toEqual({});
     // A move is a wish, to its clause's end; places preferred apart are one list.
     expect(read("Data engineer. Willing to move to New York or London for the right role — I'm in Reading now.").filters).toEqual({ city: ["New York", "London"] });
     expect(read("Data engineer. Ideally I'd stay in London — New York would work as well.").preferred).toEqual({ city: ["London", "New York"] });
