@@ -7,7 +7,7 @@ import { phrasesAt, phraseStarts } from "../text/phrases.ts";
 import { statesPreference } from "../understand/scopes.ts";
 import { conditionsIn } from "../understand/understand.ts";
 import { languagesOf, levelOnly, seniorityOfTitle, seniorityOfYears, yearsOf } from "./facts.ts";
-import { profileSkills, type SkillVocabulary } from "./skills.ts";
+import { profileSkills, skillKey, type SkillVocabulary } from "./skills.ts";
 
 /*
  * What a résumé or short profile says of the person, read line by line: the jobs held and sought
@@ -120,11 +120,18 @@ export function readProfile(text: string, context: ProfileContext): ProfileReadi
     preferred: Object.fromEntries(Object.entries(found.preferred).filter(([name]) => !(name in filters))),
     languages,
     // As people write a job's query, the skill before the title ("go backend developer": there "go" is the language).
-    query: [...searched.slice(0, titles.length > 0 ? QUERY_SKILLS : 3 * QUERY_SKILLS), titles[0] ?? ""].join(" ").trim(),
+    query: [...searched.filter((skill) => !saysSkill(titles[0], skill)).slice(0, titles.length > 0 ? QUERY_SKILLS : 3 * QUERY_SKILLS), titles[0] ?? ""].join(" ").trim(),
   };
 }
 
 // --- internal ---
+
+/** Whether a title names a skill already ("c++ developer", "c++"): searching both would only repeat it. */
+function saysSkill(title: string | undefined, skill: string): boolean {
+  if (title === undefined) return false;
+  const words = new Set(skillKey(title).split(" "));
+  return skillKey(skill).split(" ").every((word) => words.has(word));
+}
 
 /** Adds what `from` says of a filter `into` does not hold yet: the first line saying it wins. */
 function keepFirst(into: Record<string, unknown>, from: Record<string, unknown>): void {

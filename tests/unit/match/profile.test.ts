@@ -68,6 +68,8 @@ describe("a profile", () => {
     expect(profile.languages).toEqual(["English", "Portuguese"]);
     // The most mentioned skill, then the title, as people type a job.
     expect(profile.query).toMatch(/^(kafka|python|spark) data engineer$/);
+    // A skill the title names already is not searched again.
+    expect(read("Python developer. Python, Kafka and Spark; Python every day.").query).toMatch(/^(kafka|spark) python developer$/);
   });
 
   test("seniority from the title sought, else from the years", () => {
