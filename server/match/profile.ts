@@ -79,7 +79,7 @@ export function readProfile(text: string, context: ProfileContext): ProfileReadi
   let wishSection = false;
   lines.forEach((line, i) => {
     if (HEADER.test(line)) wishSection = WISH_HEADER.test(line);
-    const wish = wishSection || WISH.test(line);
+    const wish = wishSection || WISH.test(line) || WISH_LABEL.test(line);
     const weight = wish ? TITLE_WEIGHT.wish : i < HEADLINE_LINES ? TITLE_WEIGHT.headline : TITLE_WEIGHT.elsewhere;
     const titles = lineTitles(line);
     for (const { title, generic } of titles) weights.set(title, (weights.get(title) ?? 0) + weight * (generic ? GENERIC_TITLE : 1));
@@ -165,11 +165,16 @@ function sentencesOf(text: string): string[] {
 }
 
 /** A line that says what the person wants, not what they did (a preference too: `statesPreference`). */
-const WISH = /\b(?:looking (?:for|to|at)|looking (?:jobs?|work|roles?|positions?|opportunit\w*)|seeking|searching for|search(?:ing)?(?= .{0,30}\b(?:jobs?|roles?|positions?|work|opportunit\w*)\b)|hoping to|would (?:like|love) to|objective|target(?:ing)?(?: (?:role|position|job)s?|(?=\s*:))|interested in|want(?:ing)? (?:a|an|to)|open to|available for|considering|only (?:looking|interested|want\w*|open|accept\w*|apply\w*)|aspir\w+|next (?:role|step|position)|transition(?:ing)? (?:in)?to|(?:would|will|only|also) consider|preferences?(?=\s*:)|only(?=\s*(?:[.,;!]|[—–-]\s|please\b|$)))\b|求职|期望|目标职位|意向|希望|寻找|想找|考虑|只找/i;
+const WISH = /\b(?:looking (?:for|to|at)|looking (?:jobs?|work|roles?|positions?|opportunit\w*)|seeking|searching for|search(?:ing)?(?= .{0,30}\b(?:jobs?|roles?|positions?|work|opportunit\w*)\b)|hoping (?:to|for)|would (?:like|love)(?: to)?|wish(?:ing)? to|(?:my|the) (?:goal|aim) is|want(?:ing)? (?:to )?stay|open for|only in|objective|target(?:ing)?(?: (?:role|position|job)s?|(?=\s*:))|interested in|want(?:ing)? (?:a|an|to)|open to|available for|considering|only (?:looking|interested|want\w*|open|accept\w*|apply\w*)|aspir\w+|next (?:role|step|position)|transition(?:ing)? (?:in)?to|(?:would|will|only|also) consider|preferences?(?=\s*:)|only(?=\s*(?:[.,;!]|[—–-]\s|please\b|$)))\b|求职|期望|目标职位|意向|希望|寻找|想找|考虑|只找/i;
 /** A header: Markdown's, or a short line that ends in a colon. */
 const HEADER = /^#|^[^.!?。]{1,40}[:：]$/;
 /** A header over what the person wants. */
 const WISH_HEADER = /\b(?:after|want\w*|looking|seeking|next|goals?|objectives?|ideal|preferences?|wish\w*|target\w*|aspirations?)\b|求职意向|期望|意向/i;
+/**
+ * A label of a wish, before a colon ("Desired location: London", "Work type: contract", "Remote: yes",
+ * "Relocation: yes, to Amsterdam", 工作地点：深圳): its line is a wish, and a "yes" says the label's condition.
+ */
+const WISH_LABEL = /^(?:[^:：]{0,20}\b(?:desired|preferred|target|location preference|work (?:type|mode|arrangement)|job type|employment(?: type)?|availability|available|relocation|remote)\b[^:：]{0,20}|工作地点|工作性质|工作方式|期望[^:：]{0,6}|意向[^:：]{0,6})\s*[:：]/i;
 /** A header line of where the person is ("Location: Berlin"). */
 const LOCATION_HEADER = /^(?:location|based|address|city|地点|所在地|城市|期望城市|现居)\s*[:：]/i;
 /** The words after a phrase to its clause's end: a stop, a comma, a dash, or "and", "but", "I'm"… opening another clause. */
@@ -253,8 +258,12 @@ const TITLES = (() => {
 /** Where and how the person wants to work, as query understanding reads the line (a wish there stays a wish). */
 function placeFilters(line: string, context: ProfileContext): Omit<LineConditions, "where"> {
   // "Open to: AE roles, New York City only": a line that says "only" asks for what it names.
-  const text = /\bonly\b|只|仅/.test(line) ? line.replace(/\b(?:open to|ideally|preferably|happy with|fine with|ok with)\b:?/gi, " ") : line;
-  const read = understandLine(text.slice(0, 300), context);
+  const text = /\bonly\b|只|仅/i.test(line) ? line.replace(/\b(?:open to|ideally|preferably|happy with|fine with|ok with)\b:?/gi, " ") : line;
+  // "Remote: yes": the label is what is said; "Remote: no" says nothing to filter on.
+  const label = WISH_LABEL.exec(text);
+  const answer = label ? /^\s*(yes|y|no|n)\b/i.exec(text.slice(label[0].length))?.[1] : undefined;
+  const said = answer === undefined ? text : /^y/i.test(answer) ? `${label![0].slice(0, -1)} ${text.slice(label![0].length)}` : "";
+  const read = understandLine(said.slice(0, 300), context);
   return { filters: placeOf(read.filters), preferred: placeOf(read.preferred) };
 }
 

@@ -123,6 +123,13 @@ describe("a profile", () => {
     expect(read("# Ana\nData engineer, 6 years.\n## What I'm after\nA senior data role on a small team, remote.").filters).toEqual({ remote: true });
     expect(read("# Ana\nData engineer, 6 years.\n## Experience\nA senior data role on a small team, remote.").filters).toEqual({});
     expect(read("Data engineer.\nI'd rather work remotely.")).toMatchObject({ filters: {}, preferred: { remote: true } });
+    // A label of a wish: its value, or its own condition after a "yes".
+    expect(read("Data engineer.\nDesired location: London").filters).toEqual({ city: "London" });
+    expect(read("Data engineer.\nRemote: yes").filters).toEqual({ remote: true });
+    expect(read("Data engineer.\nRemote: no").filters).toEqual({});
+    expect(read("Data engineer.\nWork type: contract / freelance").filters).toEqual({ employment_type: ["CONTRACTOR"] });
+    expect(read("Data engineer. Would love a role in New York.").filters).toEqual({ city: "New York" });
+    expect(read("Data engineer. Only open to London.").filters).toEqual({ city: "London" });
     // "… only" at a clause's end asks for what it names; "only" elsewhere does not.
     expect(read("Data engineer. Remote positions only, please — I moved to the coast last year.").filters).toEqual({ remote: true });
     expect(read("Data engineer. I have only 3 years of experience in London.").filters).toEqual({});
