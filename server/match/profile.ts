@@ -174,7 +174,7 @@ const WISH_HEADER = /\b(?:after|want\w*|looking|seeking|next|goals?|objectives?|
  * A label of a wish, before a colon ("Desired location: London", "Work type: contract", "Remote: yes",
  * "Relocation: yes, to Amsterdam", 工作地点：深圳): its line is a wish, and a "yes" says the label's condition.
  */
-const WISH_LABEL = /^(?:[^:：]{0,20}\b(?:desired|preferred|target|location preference|work (?:type|mode|arrangement)|job type|employment(?: type)?|availability|available|relocation|remote)\b[^:：]{0,20}|工作地点|工作性质|工作方式|期望[^:：]{0,6}|意向[^:：]{0,6})\s*[:：]/i;
+const WISH_LABEL = /^(?:[^:：]{0,20}\b(?:desired|preferred|target|location preference|work (?:type|mode|arrangement)|job type|employment type|availability|available|relocation|remote)\b[^:：]{0,20}|工作地点|工作性质|工作方式|期望[^:：]{0,6}|意向[^:：]{0,6})\s*[:：]/i;
 /** A header line of where the person is ("Location: Berlin"). */
 const LOCATION_HEADER = /^(?:location|based|address|city|地点|所在地|城市|期望城市|现居)\s*[:：]/i;
 /** The words after a phrase to its clause's end: a stop, a comma, a dash, or "and", "but", "I'm"… opening another clause. */
@@ -259,10 +259,11 @@ const TITLES = (() => {
 function placeFilters(line: string, context: ProfileContext): Omit<LineConditions, "where"> {
   // "Open to: AE roles, New York City only": a line that says "only" asks for what it names.
   const text = /\bonly\b|只|仅/i.test(line) ? line.replace(/\b(?:open to|ideally|preferably|happy with|fine with|ok with)\b:?/gi, " ") : line;
-  // "Remote: yes": the label is what is said; "Remote: no" says nothing to filter on.
+  // A label's value is what is said ("Remote: 4 years" is no wish); after a "yes" the label too ("Remote: yes"), after a "no" nothing.
   const label = WISH_LABEL.exec(text);
-  const answer = label ? /^\s*(yes|y|no|n)\b/i.exec(text.slice(label[0].length))?.[1] : undefined;
-  const said = answer === undefined ? text : /^y/i.test(answer) ? `${label![0].slice(0, -1)} ${text.slice(label![0].length)}` : "";
+  const value = label ? text.slice(label[0].length) : text;
+  const answer = label ? /^\s*(yes|y|no|n)\b/i.exec(value)?.[1] : undefined;
+  const said = answer === undefined ? value : /^y/i.test(answer) ? `${label![0].slice(0, -1)} ${value}` : "";
   const read = understandLine(said.slice(0, 300), context);
   return { filters: placeOf(read.filters), preferred: placeOf(read.preferred) };
 }

@@ -127,6 +127,7 @@ describe("a profile", () => {
     expect(read("Data engineer.\nDesired location: London").filters).toEqual({ city: "London" });
     expect(read("Data engineer.\nRemote: yes").filters).toEqual({ remote: true });
     expect(read("Data engineer.\nRemote: no").filters).toEqual({});
+    expect(read("Data engineer.\nRemote: 4 years").filters).toEqual({});
     expect(read("Data engineer.\nWork type: contract / freelance").filters).toEqual({ employment_type: ["CONTRACTOR"] });
     expect(read("Data engineer. Would love a role in New York.").filters).toEqual({ city: "New York" });
     expect(read("Data engineer. Only open to London.").filters).toEqual({ city: "London" });
