@@ -86,8 +86,11 @@ export interface TermStatsReader {
   get(): TermStats | undefined;
   /** Looks at the file now (re-reading it only when its tag changed). */
   refresh(): Promise<void>;
-  /** Takes statistics this process just wrote, without reading them back. */
-  set(stats: TermStats): void;
+  /**
+   * Takes statistics this process just wrote, without reading them back; `tag`: the file's after the write,
+   * so the next look does not read them again (a new object would start every cache keyed on them afresh).
+   */
+  set(stats: TermStats, tag?: string): void;
 }
 
 /**
@@ -116,8 +119,8 @@ export function termStatsReader(file: SideFile): TermStatsReader {
       return cached?.stats;
     },
     refresh: () => (running ??= refresh().finally(() => (running = undefined))),
-    set(stats) {
-      cached = { tag: undefined, stats };
+    set(stats, tag) {
+      cached = { tag, stats };
     },
   };
 }

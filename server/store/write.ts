@@ -63,7 +63,9 @@ export function createWriter(table: lancedb.Table, location: TableLocation, term
     async finishLoad() {
       await retryConflicts(() => table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) }));
       await ensureIndexes(table);
-      termStats.set(await writeTermStats(table, sideFile(location, TERM_STATS_FILE)));
+      const file = sideFile(location, TERM_STATS_FILE);
+      // Loads hold the write lease: the file's tag now is that of what was just written.
+      termStats.set(await writeTermStats(table, file), await file.tag());
       await pending.remove();
     },
 

@@ -45,6 +45,15 @@ test("a load stamps new ids; loading them again, changed or not, keeps the first
   expect(fresh[0]!.loadedAt).toBeGreaterThan(first);
 });
 
+test("after a load, the statistics it wrote are the ones kept: a later look at the file does not read them again", async () => {
+  await ingestRecords({ store, embedder }, records(fixturePostings().slice(4, 6)));
+  const stats = store.termStats();
+  expect(stats).toBeDefined();
+  // Caches key on the statistics object (pages, spelling, matching's skills): a copy read back would start them afresh.
+  await store.refresh();
+  expect(store.termStats()).toBe(stats);
+});
+
 test("a table made before the column gets it at the next load; its older postings are never new", async () => {
   const old = tempDir();
   try {
