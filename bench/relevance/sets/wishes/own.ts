@@ -1,0 +1,58 @@
+import type { WishCase } from "./held-out.ts";
+
+/**
+ * Profile lines judged for the wishes they state, the own part (tuning looked at it): written on 2026-11-28
+ * while reading how matching read wishes, in the words of people's CVs and profiles (none from the issue or
+ * the judged profiles). The held-out part (held-out.ts) was written by someone who had not seen the reader,
+ * and frozen by held-out.sha256 before it was run. `bun bench/relevance/match/wishes.ts` reads each line
+ * after a line of a CV and reports how many are read exactly as judged.
+ */
+export const WISHES_OWN: WishCase[] = [
+  { text: "Prefer remote work.", preferred: { remote: true } },
+  { text: "I'd prefer a fully remote position.", preferred: { remote: true } },
+  { text: "Remote-first companies only, please.", filters: { remote: true } },
+  { text: "Ideally remote, but hybrid in Austin works too.", preferred: { remote: true, city: ["Austin"] } },
+  { text: "Must be remote.", filters: { remote: true } },
+  { text: "Work from home preferred.", preferred: { remote: true } },
+  { text: "WFH only.", filters: { remote: true } },
+  { text: "Happy to relocate to Toronto or Vancouver.", filters: { city: ["Toronto", "Vancouver"] } },
+  { text: "Willing to relocate to Berlin.", filters: { city: ["Berlin"] } },
+  { text: "Want to move to London next year.", filters: { city: ["London"] } },
+  { text: "Currently in Chicago; would consider Denver.", preferred: { city: ["Denver"] }, nearby: { city: ["Chicago"] } },
+  { text: "Open to roles in NYC.", preferred: { city: ["New York"] } },
+  { text: "Searching for my next role in Boston.", filters: { city: ["Boston"] } },
+  { text: "Freelance only.", filters: { employment_type: ["CONTRACTOR"] } },
+  { text: "Available for part-time work, 20 hours a week.", filters: { employment_type: ["PART_TIME"] } },
+  { text: "Target: full-time role in San Francisco.", filters: { employment_type: ["FULL_TIME"], city: ["San Francisco"] } },
+  { text: "Based in Lisbon, open to remote.", nearby: { city: ["Lisbon"] }, preferred: { remote: true } },
+  { text: "Will only consider positions in Germany.", filters: { country: ["DE"] } },
+  { text: "Interested in jobs in the Netherlands.", filters: { country: ["NL"] } },
+  { text: "I live in a small town in Vermont and I am only considering remote roles.", filters: { remote: true } },
+  { text: "Based in Denver - looking for roles in Boston.", filters: { city: ["Boston"] }, nearby: { city: ["Denver"] } },
+  { text: "Happy with on-site, hybrid or remote." },
+  { text: "I search job in Berlin or Munich.", filters: { city: ["Berlin", "Munich"] } },
+  { text: "I am looking job in remote.", filters: { remote: true } },
+  { text: "My goal is a remote position in a European company.", filters: { remote: true } },
+  { text: "Relocation: yes, to Amsterdam.", filters: { city: ["Amsterdam"] } },
+  { text: "Remote: yes", filters: { remote: true } },
+  { text: "Remote: 4 years" },
+  { text: "Work type: contract / freelance", filters: { employment_type: ["CONTRACTOR"] } },
+  { text: "Desired location: London", filters: { city: ["London"] } },
+  { text: "Available: part-time, evenings", filters: { employment_type: ["PART_TIME"] } },
+  { text: "I want stay in Paris.", filters: { city: ["Paris"] } },
+  { text: "Planning to move to Canada next year.", filters: { country: ["CA"] } },
+  { text: "Would love a role in San Francisco.", filters: { city: ["San Francisco"] } },
+  { text: "Hoping for something remote-friendly.", filters: { remote: true } },
+  { text: "Ready to relocate to Germany.", filters: { country: ["DE"] } },
+  { text: "Open for freelance projects.", preferred: { employment_type: ["CONTRACTOR"] } },
+  { text: "Interested in contract roles only.", filters: { employment_type: ["CONTRACTOR"] } },
+  { text: "期望城市：上海", filters: { city: ["上海"] } },
+  { text: "希望远程工作", filters: { remote: true } },
+  { text: "工作地点：深圳", filters: { city: ["深圳"] } },
+  { text: "Seeking part-time or contract work.", filters: { employment_type: ["PART_TIME", "CONTRACTOR"] } },
+  { text: "Job target - Berlin, hybrid.", filters: { city: ["Berlin"] } },
+  { text: "Only open to Seattle.", filters: { city: ["Seattle"] } },
+  { text: "Data Engineer at a bank in New York, 2016-2021." },
+  { text: "I have only 3 years of experience in London." },
+  { text: "Location: London", nearby: { city: ["London"] } },
+];
