@@ -165,7 +165,7 @@ function sentencesOf(text: string): string[] {
 }
 
 /** A line that says what the person wants, not what they did (a preference too: `statesPreference`). */
-const WISH = /\b(?:looking (?:for|to|at)|looking (?:jobs?|work|roles?|positions?|opportunit\w*)|seeking|searching for|search(?:ing)?(?= .{0,30}\b(?:jobs?|roles?|positions?|work|opportunit\w*)\b)|hoping (?:to|for)|would (?:like|love)(?: to)?|wish(?:ing)? to|(?:my|the) (?:goal|aim) is|want(?:ing)? (?:to )?stay|open for|only in|objective|target(?:ing)?(?: (?:role|position|job)s?|(?=\s*:))|interested in|want(?:ing)? (?:a|an|to)|open to|available for|considering|only (?:looking|interested|want\w*|open|accept\w*|apply\w*)|aspir\w+|next (?:role|step|position)|transition(?:ing)? (?:in)?to|(?:would|will|only|also) consider|preferences?(?=\s*:)|only(?=\s*(?:[.,;!]|[—–-]\s|please\b|$)))\b|求职|期望|目标职位|意向|希望|寻找|想找|考虑|只找/i;
+const WISH = /\b(?:looking (?:for|to|at)|looking (?:jobs?|work|roles?|positions?|opportunit\w*)|seeking|searching for|search(?:ing)?(?= .{0,30}\b(?:jobs?|roles?|positions?|work|opportunit\w*)\b)|hoping (?:to|for)|would (?:like|love)(?: to)?|wish(?:ing)? to|(?:my|the) (?:goal|aim) is|want(?:ing)? (?:to )?stay|open for|only in|objective|target(?:ing)?(?: (?:role|position|job)s?|(?=\s*[:：\-–—]))|interested in|want(?:ing)? (?:a|an|to)|open to|available for|considering|only (?:looking|interested|want\w*|open|accept\w*|apply\w*)|aspir\w+|next (?:role|step|position)|transition(?:ing)? (?:in)?to|(?:would|will|only|also) consider|preferences?(?=\s*:)|only(?=\s*(?:[.,;!]|[—–-]\s|please\b|$)))\b|求职|期望|目标职位|意向|希望|寻找|想找|考虑|只找/i;
 /** A header: Markdown's, or a short line that ends in a colon. */
 const HEADER = /^#|^[^.!?。]{1,40}[:：]$/;
 /** A header over what the person wants. */

@@ -40,6 +40,8 @@ describe("wishes and alternatives", () => {
     ["python developer, ideally remote", "remote", "remote"],
     ["senior java developer, London preferred", "London", "city"],
     ["open to part-time work, barista", "part-time", "employment_type"],
+    ["java developer, open for contract work", "contract", "employment_type"],
+    ["java developer, would consider London", "London", "city"],
   ])("%p: the wish is not a filter, its words stay searched, a hint says so", (q, phrase, filter) => {
     const u = understand(q);
     expect(u.filters[filter]).toBeUndefined();
