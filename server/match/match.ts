@@ -188,7 +188,7 @@ function fitOf(reading: ProfileReading, vocabulary: SkillVocabulary): Fit {
 
 /**
  * What a posting's fit adds to its search's log-odds: its skills (tags and title) the profile has and its
- * place being where the person is; a seniority misfit takes away.
+ * meeting what ranks first (a preference, where the person is, a junior's level); a seniority misfit takes away.
  */
 function lifts(result: JobResult, fit: Fit): number {
   let asked = fit.vocabulary.titles.get(result.id);
