@@ -155,6 +155,7 @@ function renderRead(profile, queryHints) {
     ["Skills", skillsText(profile.skills)],
     ["Languages", profile.languages.join(", ")],
     ["Filters read", filtersText(profile.applied_filters)],
+    ["Preferred", filtersText(profile.preferred ?? {})],
     ["Ranked near", filtersText(profile.nearby)],
     ["Searched", profile.text ? `“${profile.text}”` : ""],
   ];

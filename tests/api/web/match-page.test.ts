@@ -138,6 +138,14 @@ describe("matching a résumé on the page", () => {
     await page.screenshot({ path: join(ARTIFACTS, "web-match-two-pages.png") });
   });
 
+  test("a preference read from the profile is shown as one, apart from where the person is", async () => {
+    await matchProfile("Senior Backend Engineer: Python and PostgreSQL.\nIdeally London.");
+    await waitForText("#status", /matches for your résumé/);
+    const read = (await page.locator("#read-facts").textContent())!;
+    expect(read).toContain("Preferredcity London");
+    expect(read).not.toContain("Ranked near");
+  });
+
   test("a profile whose job no posting holds shows the \"no close match\" hint", async () => {
     await matchProfile("Pastry chef in London: eight years of laminated doughs, plated desserts and chocolate work.");
     await waitForText("#status", /matches for your résumé/);
