@@ -176,11 +176,11 @@ const WISH_HEADER = /\b(?:after|want\w*|looking|seeking|next|goals?|objectives?|
  */
 const WISH_LABEL = /^(?:[^:：]{0,20}\b(?:desired|preferred|target|location preference|work (?:type|mode|arrangement)|job type|employment type|availability|available|relocation|remote)\b[^:：]{0,20}|工作地点|工作性质|工作方式|期望[^:：]{0,6}|意向[^:：]{0,6})\s*[:：]/i;
 /** A header line of where the person is ("Location: Berlin"). */
-const LOCATION_HEADER = /^(?:location|based|address|city|地点|所在地|城市|期望城市|现居)\s*[:：]/i;
+const LOCATION_HEADER = /^(?:location|based|home base|address|city|地点|所在地|城市|期望城市|现居)\s*[:：]/i;
 /** The words after a phrase to its clause's end: a stop, a comma, a dash, or "and", "but", "I'm"… opening another clause. */
 const CLAUSE_REST = String.raw`((?:(?!\s(?:and|but|so|while|where|i|i'm|i’m|for)\b|\s[—–-]\s)[^.;,()\n]){1,60})`;
 /** Where the person is, said in a sentence: the words after it, to the clause's end. */
-const HERE_PHRASE = new RegExp(String.raw`\b(?:based in|located in|living in|live in|currently in|work(?:ing)? from(?! home))\b${CLAUSE_REST}`, "i");
+const HERE_PHRASE = new RegExp(String.raw`\b(?:based in|located in|living in|live in|currently in|now in|i'm in|i’m in|i am in|i'm from|i’m from|i am from|work(?:ing)? from(?! home))\b${CLAUSE_REST}`, "i");
 /** Where the person will be: a move is a wish. */
 const MOVE_PHRASE = new RegExp(String.raw`\b(?:relocat\w*(?: anywhere)? (?:to|in|within)|mov(?:e|ing) to)\b${CLAUSE_REST}`, "i");
 /** A short line of conditions only ("Remote only.", "Full-time, London"): understood as a query, all of it became filters. */

@@ -56,9 +56,9 @@ const LABEL = /^\s*(\p{L}+(?:\s\p{L}+)?)\s*[:：]\s*/u;
 const NEGATION = /\b(?:no|not|non|never|without|except|excluding|avoid|(?:do|does|did)\s*n[o']?t\s+want)\b/gi;
 
 /** Words that make what follows them a wish. */
-const BEFORE = /\b(?:ideally|preferably|prefer(?:s|ring)?|(?:would|i'd|i’d|we'd|we’d)\s+rather|if\s+possible|nice\s+to\s+have|bonus\s+(?:points\s+)?if|open\s+(?:to|for)|(?:would|could)\s+consider|happy\s+with|ok\s+with|fine\s+with|optionally|not\s+required|doesn'?t\s+have\s+to\s+be|does\s+not\s+have\s+to\s+be)\b/gi;
+const BEFORE = /\b(?:ideally|preferably|prefer(?:s|ring)?|(?:would|i'd|i’d|we'd|we’d)\s+rather|if\s+possible|nice\s+to\s+have|bonus\s+(?:points\s+)?if|open\s+(?:to|for)|(?:would|could)\s+consider|lean(?:ing)?\s+towards?|happy\s+with|ok\s+with|fine\s+with|optionally|not\s+required|doesn'?t\s+have\s+to\s+be|does\s+not\s+have\s+to\s+be)\b/gi;
 /** Words that make what precedes them (in the clause) a wish. */
-const AFTER = /\b(?:preferred|(?:is\s+|would\s+be\s+)?a\s+(?:plus|bonus)|(?:is\s+)?nice\s+to\s+have|if\s+possible|optional|welcome)\b/gi;
+const AFTER = /\b(?:preferred|(?:is\s+|would\s+be\s+)?a\s+(?:plus|bonus)|would\s+be\s+(?:nice|great|ideal|good|perfect)|appeals|(?:is\s+)?my\s+first\s+choice|(?:is\s+)?nice\s+to\s+have|if\s+possible|optional|welcome)\b/gi;
 
 /** BEFORE or AFTER anywhere, without the global flag's state. */
 const ANY_WISH = new RegExp(`${BEFORE.source}|${AFTER.source}`, "i");

@@ -123,6 +123,10 @@ describe("a profile", () => {
     expect(read("# Ana\nData engineer, 6 years.\n## What I'm after\nA senior data role on a small team, remote.").filters).toEqual({ remote: true });
     expect(read("# Ana\nData engineer, 6 years.\n## Experience\nA senior data role on a small team, remote.").filters).toEqual({});
     expect(read("Data engineer.\nI'd rather work remotely.")).toMatchObject({ filters: {}, preferred: { remote: true } });
+    // Where the person is, said in more words, ranks; a place they came from or studied in says nothing.
+    expect(read("Data engineer.\nI'm in London.")).toMatchObject({ filters: {}, nearby: { city: "London" } });
+    expect(read("Data engineer.\nHome base: London")).toMatchObject({ filters: {}, nearby: { city: "London" } });
+    expect(read("Data engineer.\nGrew up in London, studied in New York.")).toMatchObject({ filters: {}, nearby: {}, preferred: {} });
     // A label of a wish: its value, or its own condition after a "yes".
     expect(read("Data engineer.\nDesired location: London").filters).toEqual({ city: "London" });
     expect(read("Data engineer.\nRemote: yes").filters).toEqual({ remote: true });

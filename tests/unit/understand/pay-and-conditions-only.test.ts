@@ -42,6 +42,7 @@ describe("wishes and alternatives", () => {
     ["open to part-time work, barista", "part-time", "employment_type"],
     ["java developer, open for contract work", "contract", "employment_type"],
     ["java developer, would consider London", "London", "city"],
+    ["java developer; London would be nice", "London", "city"],
   ])("%p: the wish is not a filter, its words stay searched, a hint says so", (q, phrase, filter) => {
     const u = understand(q);
     expect(u.filters[filter]).toBeUndefined();

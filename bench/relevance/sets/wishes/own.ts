@@ -55,4 +55,17 @@ export const WISHES_OWN: WishCase[] = [
   { text: "Data Engineer at a bank in New York, 2016-2021." },
   { text: "I have only 3 years of experience in London." },
   { text: "Location: London", nearby: { city: ["London"] } },
+  // Added later the same day, before the reader was changed for them.
+  { text: "London would be nice, but I'm flexible.", preferred: { city: ["London"] } },
+  { text: "Remote would be great.", preferred: { remote: true } },
+  { text: "Hybrid or remote preferred.", preferred: { remote: true } },
+  { text: "Not set on a location, though Amsterdam appeals.", preferred: { city: ["Amsterdam"] } },
+  { text: "Berlin is my first choice.", preferred: { city: ["Berlin"] } },
+  { text: "Flexible on location; I lean towards New York.", preferred: { city: ["New York"] } },
+  { text: "I'm from Madrid.", nearby: { city: ["Madrid"] } },
+  { text: "I'm in Chicago.", nearby: { city: ["Chicago"] } },
+  { text: "Home base: Seattle.", nearby: { city: ["Seattle"] } },
+  { text: "Originally from Brazil, now in Lisbon.", nearby: { city: ["Lisbon"] } },
+  { text: "Grew up in Paris, studied in London." },
+  { text: "Toronto-based software engineer.", nearby: { city: ["Toronto"] } },
 ];
