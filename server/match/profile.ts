@@ -120,17 +120,16 @@ export function readProfile(text: string, context: ProfileContext): ProfileReadi
     preferred: Object.fromEntries(Object.entries(found.preferred).filter(([name]) => !(name in filters))),
     languages,
     // As people write a job's query, the skill before the title ("go backend developer": there "go" is the language).
-    query: [...searched.filter((skill) => !saysSkill(titles[0], skill)).slice(0, titles.length > 0 ? QUERY_SKILLS : 3 * QUERY_SKILLS), titles[0] ?? ""].join(" ").trim(),
+    query: [...searched.filter(unsaidBy(titles[0])).slice(0, titles.length > 0 ? QUERY_SKILLS : 3 * QUERY_SKILLS), titles[0] ?? ""].join(" ").trim(),
   };
 }
 
 // --- internal ---
 
-/** Whether a title names a skill already ("c++ developer", "c++"): searching both would only repeat it. */
-function saysSkill(title: string | undefined, skill: string): boolean {
-  if (title === undefined) return false;
-  const words = new Set(skillKey(title).split(" "));
-  return skillKey(skill).split(" ").every((word) => words.has(word));
+/** Whether a skill is one the title does not name already ("c++" of "c++ developer"): searching both would only repeat it. */
+function unsaidBy(title: string | undefined): (skill: string) => boolean {
+  const words = new Set(title === undefined ? [] : skillKey(title).split(" "));
+  return (skill) => !skillKey(skill).split(" ").every((word) => words.has(word));
 }
 
 /** Adds what `from` says of a filter `into` does not hold yet: the first line saying it wins. */

@@ -80,14 +80,15 @@ function heldWords(): { held: boolean; control: boolean } {
   }
   const holds = (at: number) =>
     nodeTypes[nodes[at + typeAt]!] !== "code" && !(strings[nodes[at + nameAt]!] === "system / JSLexicalEnvironment" && incoming[at / nodeWidth] === 0);
-  const held = (words: number[]) => words.some((at) => retainers.get(at)!.length === 0 || retainers.get(at)!.some(holds));
-  // What holds the word, when something does: the failure says where to look.
+  // What holds each found string (none: it is free); a string no edge is recorded to holds itself.
   const describe = (at: number) => `${nodeTypes[nodes[at + typeAt]!]} ${strings[nodes[at + nameAt]!]!.slice(0, 80)}`;
-  const holders = found[0]!.flatMap((at) => {
+  const holdersOf = (words: number[]) => words.flatMap((at) => {
     const by = retainers.get(at)!;
     return by.length === 0 ? [`${describe(at)} (no retainer)`] : by.filter(holds).map((from) => `${describe(from)} → ${describe(at)}`);
   });
-  return { held: held(found[0]!), control: held(found[1]!), ...(holders.length > 0 ? { holders } : {}) };
+  // The word's holders are printed when there are any: the failure says where to look.
+  const holders = holdersOf(found[0]!);
+  return { held: holders.length > 0, control: holdersOf(found[1]!).length > 0, ...(holders.length > 0 ? { holders } : {}) };
 }
 
 interface HeapSnapshot {
